@@ -1,0 +1,125 @@
+/**
+ * CIP-19 Shelley addresses of the kinds a Marlowe address party can hold: base addresses (key or script
+ * payment and stake parts) and enterprise addresses, on mainnet (`addr`, network nibble 1) or a testnet
+ * (`addr_test`, nibble 0). Pointer, reward and Byron addresses are rejected.
+ */
+import { bech32, hex } from '@scure/base'
+
+export interface Credential {
+  readonly type: 'key' | 'script'
+  /** 28-byte hash, lowercase hex. */
+  readonly hash: string
+}
+
+export interface ShelleyAddress {
+  readonly mainnet: boolean
+  readonly payment: Credential
+  readonly stake?: Credential
+}
+
+export class AddressError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'AddressError'
+  }
+}
+
+const MAINNET_PREFIX = 'addr'
+const TESTNET_PREFIX = 'addr_test'
+const HASH_BYTES = 28
+/** Well above the longest Shelley address (108 characters) while bounding the checksum work. */
+const MAX_BECH32_LENGTH = 1023
+const BECH32_SHAPE = /^[\x21-\x7e]+1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{6,}$/
+const BASE58_SHAPE = /^[1-9A-HJ-NP-Za-km-z]+$/
+const SHELLEY_PREFIX = /^(?:addr|stake)/i
+const HASH_HEX = /^[0-9a-fA-F]{56}$/
+
+/** Header type (high nibble) → credential kinds; the ones missing here cannot be Marlowe parties. */
+const HEADER_TYPES: ReadonlyMap<number, { payment: Credential['type']; stake?: Credential['type'] }> = new Map([
+  [0x0, { payment: 'key', stake: 'key' }],
+  [0x1, { payment: 'script', stake: 'key' }],
+  [0x2, { payment: 'key', stake: 'script' }],
+  [0x3, { payment: 'script', stake: 'script' }],
+  [0x6, { payment: 'key' }],
+  [0x7, { payment: 'script' }]
+])
+
+export function parseShelleyAddress(text: string): ShelleyAddress {
+  const { prefix, payload } = decodeBech32(text)
+  if (prefix.startsWith('stake')) throw new AddressError('reward (stake) addresses cannot be Marlowe parties')
+  if (prefix !== MAINNET_PREFIX && prefix !== TESTNET_PREFIX) {
+    throw new AddressError(`unknown address prefix ${prefix} (expected ${MAINNET_PREFIX} or ${TESTNET_PREFIX})`)
+  }
+  const header = payload[0]
+  if (header === undefined) throw new AddressError('address payload is empty')
+  const headerType = header >> 4
+  const network = header & 0x0f
+  const kinds = HEADER_TYPES.get(headerType)
+  if (kinds === undefined) throw new AddressError(unsupportedHeaderReason(headerType))
+  const mainnet = prefix === MAINNET_PREFIX
+  if (network !== (mainnet ? 1 : 0)) {
+    throw new AddressError(`network nibble ${network} does not match prefix ${prefix}`)
+  }
+  const expectedLength = 1 + HASH_BYTES * (kinds.stake === undefined ? 1 : 2)
+  if (payload.length !== expectedLength) {
+    const kind = kinds.stake === undefined ? 'an enterprise' : 'a base'
+    throw new AddressError(`${kind} address must be ${expectedLength} bytes, got ${payload.length}`)
+  }
+  const payment = { type: kinds.payment, hash: hex.encode(payload.subarray(1, 1 + HASH_BYTES)) }
+  if (kinds.stake === undefined) return { mainnet, payment }
+  return { mainnet, payment, stake: { type: kinds.stake, hash: hex.encode(payload.subarray(1 + HASH_BYTES)) } }
+}
+
+export function formatShelleyAddress(address: ShelleyAddress): string {
+  const { payment, stake } = address
+  const headerType =
+    stake === undefined
+      ? payment.type === 'key'
+        ? 0x6
+        : 0x7
+      : (payment.type === 'key' ? 0x0 : 0x1) | (stake.type === 'key' ? 0x0 : 0x2)
+  const payload = new Uint8Array(1 + HASH_BYTES * (stake === undefined ? 1 : 2))
+  payload[0] = (headerType << 4) | (address.mainnet ? 1 : 0)
+  payload.set(hashBytes(payment), 1)
+  if (stake !== undefined) payload.set(hashBytes(stake), 1 + HASH_BYTES)
+  const prefix = address.mainnet ? MAINNET_PREFIX : TESTNET_PREFIX
+  return bech32.encode(prefix, bech32.toWords(payload), MAX_BECH32_LENGTH)
+}
+
+function decodeBech32(text: string): { prefix: string; payload: Uint8Array } {
+  const lowered = text.toLowerCase()
+  // bech32 allows all-lowercase or all-uppercase, never mixed.
+  const singleCase = text === lowered || text === text.toUpperCase()
+  if (!singleCase || lowered.length > MAX_BECH32_LENGTH || !BECH32_SHAPE.test(lowered)) {
+    if (!SHELLEY_PREFIX.test(text) && BASE58_SHAPE.test(text)) {
+      throw new AddressError(
+        'not a bech32 string: it looks like a base58 Byron address, which cannot be a Marlowe party'
+      )
+    }
+    throw new AddressError(singleCase ? 'not a bech32 string' : 'not a bech32 string: it mixes upper and lower case')
+  }
+  let decoded: { prefix: string; words: number[] }
+  try {
+    decoded = bech32.decode(lowered as `${string}1${string}`, MAX_BECH32_LENGTH)
+  } catch {
+    // The shape was checked above, so only the checksum can be wrong here.
+    throw new AddressError('bech32 checksum is invalid')
+  }
+  const payload = bech32.fromWordsUnsafe(decoded.words)
+  if (!(payload instanceof Uint8Array)) throw new AddressError('not a bech32 string: the data part has invalid padding')
+  return { prefix: decoded.prefix, payload }
+}
+
+function unsupportedHeaderReason(headerType: number): string {
+  if (headerType === 0x4 || headerType === 0x5) return 'pointer addresses cannot be Marlowe parties'
+  if (headerType === 0x8) return 'Byron addresses cannot be Marlowe parties'
+  if (headerType === 0xe || headerType === 0xf) return 'reward (stake) addresses cannot be Marlowe parties'
+  return `address header type 0x${headerType.toString(16)} is not a Shelley payment address`
+}
+
+function hashBytes(credential: Credential): Uint8Array {
+  if (!HASH_HEX.test(credential.hash)) {
+    throw new AddressError(`${credential.type} hash must be ${HASH_BYTES} bytes of hex, got "${credential.hash}"`)
+  }
+  return hex.decode(credential.hash)
+}
