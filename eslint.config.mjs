@@ -1,12 +1,35 @@
 // Lint rules, including the layering rule: imports only go down (see README "Layout").
 import tseslint from 'typescript-eslint'
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'crypto', 'child_process', 'net', 'http', 'https', 'stream', 'buffer', 'worker_threads', 'url', 'util']
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'net',
+  'http',
+  'https',
+  'stream',
+  'buffer',
+  'worker_threads',
+  'url',
+  'util'
+]
 
 /** Folders each layer must not import from. */
 function forbid(...patterns) {
   return {
-    'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message: 'Layering: imports only go down (README, Layout).' })) }]
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: patterns.map((group) => ({
+          group: [group],
+          message: 'Layering: imports only go down (README, Layout).'
+        }))
+      }
+    ]
   }
 }
 
@@ -24,11 +47,30 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: {
-      'no-restricted-properties': ['error', { object: 'JSON', property: 'parse', message: 'Use the lossless JSON codec (src/core/json): JSON.parse rounds integers above 2^53.' }]
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'JSON',
+          property: 'parse',
+          message: 'Use the lossless JSON codec (src/core/json): JSON.parse rounds integers above 2^53.'
+        }
+      ]
     }
   },
   {
     files: ['src/core/**/*.ts'],
-    rules: forbid(...nodeBuiltins, 'electron', '**/engine/**', '**/chain/**', '**/store/**', '**/server/**', '**/cli/**', '**/main/**', '**/preload/**', '**/renderer/**', '**/api/**')
+    rules: forbid(
+      ...nodeBuiltins,
+      'electron',
+      '**/engine/**',
+      '**/chain/**',
+      '**/store/**',
+      '**/server/**',
+      '**/cli/**',
+      '**/main/**',
+      '**/preload/**',
+      '**/renderer/**',
+      '**/api/**'
+    )
   }
 )

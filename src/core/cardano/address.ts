@@ -3,7 +3,8 @@
  * payment and stake parts) and enterprise addresses, on mainnet (`addr`, network nibble 1) or a testnet
  * (`addr_test`, nibble 0). Pointer, reward and Byron addresses are rejected.
  */
-import { bech32, hex } from '@scure/base'
+import { bech32 } from '@scure/base'
+import { bytesToHex, hexToBytes } from '../bytes'
 
 export interface Credential {
   readonly type: 'key' | 'script'
@@ -44,7 +45,20 @@ const HEADER_TYPES: ReadonlyMap<number, { payment: Credential['type']; stake?: C
   [0x7, { payment: 'script' }]
 ])
 
+/** Parsed addresses by text: contracts repeat a few parties many times, and bech32 decoding is costly. */
+const parsedCache = new Map<string, ShelleyAddress>()
+const PARSED_CACHE_LIMIT = 512
+
 export function parseShelleyAddress(text: string): ShelleyAddress {
+  const cached = parsedCache.get(text)
+  if (cached !== undefined) return cached
+  const parsed = Object.freeze(parseUncached(text))
+  if (parsedCache.size >= PARSED_CACHE_LIMIT) parsedCache.clear()
+  parsedCache.set(text, parsed)
+  return parsed
+}
+
+function parseUncached(text: string): ShelleyAddress {
   const { prefix, payload } = decodeBech32(text)
   if (prefix.startsWith('stake')) throw new AddressError('reward (stake) addresses cannot be Marlowe parties')
   if (prefix !== MAINNET_PREFIX && prefix !== TESTNET_PREFIX) {
@@ -65,12 +79,25 @@ export function parseShelleyAddress(text: string): ShelleyAddress {
     const kind = kinds.stake === undefined ? 'an enterprise' : 'a base'
     throw new AddressError(`${kind} address must be ${expectedLength} bytes, got ${payload.length}`)
   }
-  const payment = { type: kinds.payment, hash: hex.encode(payload.subarray(1, 1 + HASH_BYTES)) }
+  const payment = { type: kinds.payment, hash: bytesToHex(payload.subarray(1, 1 + HASH_BYTES)) }
   if (kinds.stake === undefined) return { mainnet, payment }
-  return { mainnet, payment, stake: { type: kinds.stake, hash: hex.encode(payload.subarray(1 + HASH_BYTES)) } }
+  return { mainnet, payment, stake: { type: kinds.stake, hash: bytesToHex(payload.subarray(1 + HASH_BYTES)) } }
 }
 
+const formattedCache = new Map<string, string>()
+
 export function formatShelleyAddress(address: ShelleyAddress): string {
+  const { payment, stake } = address
+  const key = `${address.mainnet ? 1 : 0}${payment.type}${payment.hash}${stake === undefined ? '' : stake.type + stake.hash}`
+  const cached = formattedCache.get(key)
+  if (cached !== undefined) return cached
+  const formatted = formatUncached(address)
+  if (formattedCache.size >= PARSED_CACHE_LIMIT) formattedCache.clear()
+  formattedCache.set(key, formatted)
+  return formatted
+}
+
+function formatUncached(address: ShelleyAddress): string {
   const { payment, stake } = address
   const headerType =
     stake === undefined
@@ -121,5 +148,5 @@ function hashBytes(credential: Credential): Uint8Array {
   if (!HASH_HEX.test(credential.hash)) {
     throw new AddressError(`${credential.type} hash must be ${HASH_BYTES} bytes of hex, got "${credential.hash}"`)
   }
-  return hex.decode(credential.hash)
+  return hexToBytes(credential.hash)
 }

@@ -11,7 +11,10 @@ export class JsonDecimal {
 
 export type JsonValue = null | boolean | bigint | string | JsonDecimal | JsonValue[] | JsonObject
 
-/** Objects have a null prototype, so keys such as `__proto__` are ordinary data. */
+/**
+ * A JSON object. Keys are own properties (`__proto__` included, as ordinary data); look arbitrary keys up
+ * with `Object.hasOwn`, since plain objects also inherit names such as `constructor`.
+ */
 export interface JsonObject {
   [key: string]: JsonValue
 }
@@ -47,8 +50,16 @@ export function isJsonObject(v: JsonValue): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonDecimal)
 }
 
+/** Plain objects rather than null-prototype ones: V8 keeps those in slow dictionary mode. */
 export function newJsonObject(): JsonObject {
-  return Object.create(null) as JsonObject
+  return {}
+}
+
+/** Sets a key as an own data property, so `__proto__` cannot reach the prototype. */
+export function setJsonKey(obj: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true })
+  else obj[key] = value
 }
 
 /** Parses JSON text, keeping every integer exact. Throws `JsonSyntaxError`. */
@@ -146,7 +157,7 @@ class Parser {
       if (this.text.charCodeAt(this.pos) !== Ch.Colon) throw this.error("expected ':' after an object key")
       this.pos += 1
       this.skipWhitespace()
-      obj[key] = this.parseValue()
+      setJsonKey(obj, key, this.parseValue())
       this.skipWhitespace()
       const c = this.text.charCodeAt(this.pos)
       this.pos += 1

@@ -18,9 +18,7 @@ export interface Reduced {
 }
 
 export type ReduceStepResult =
-  | Reduced
-  | { readonly type: 'NotReduced' }
-  | { readonly type: 'AmbiguousTimeIntervalReductionError' }
+  Reduced | { readonly type: 'NotReduced' } | { readonly type: 'AmbiguousTimeIntervalReductionError' }
 
 export interface ContractQuiescent {
   readonly type: 'ContractQuiescent'

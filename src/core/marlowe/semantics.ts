@@ -154,17 +154,22 @@ export function computeTransaction(tx: TransactionInput, state: State, contract:
  * (Haskell `playTrace`, the marlowe-spec-test shape). The first error is the result.
  */
 export function playTrace(minTime: bigint, contract: Contract, txs: readonly TransactionInput[]): TransactionOutput {
-  let state = emptyState(minTime)
+  return playTraceFrom(emptyState(minTime), contract, txs)
+}
+
+/** `playTrace` from a given state: replays a contract's history from its creation state (e.g. initial accounts). */
+export function playTraceFrom(state: State, contract: Contract, txs: readonly TransactionInput[]): TransactionOutput {
   let current = contract
+  let currentState = state
   const warnings: TransactionWarning[] = []
   const payments: Payment[] = []
   for (const tx of txs) {
-    const output = computeTransaction(tx, state, current)
+    const output = computeTransaction(tx, currentState, current)
     if (output.type === 'Error') return output
     for (const warning of output.warnings) warnings.push(warning)
     for (const payment of output.payments) payments.push(payment)
-    state = output.state
+    currentState = output.state
     current = output.contract
   }
-  return { type: 'Success', warnings, payments, state, contract: current }
+  return { type: 'Success', warnings, payments, state: currentState, contract: current }
 }

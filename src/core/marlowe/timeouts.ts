@@ -37,7 +37,7 @@ export function contractLifespanUpperBound(contract: Contract): bigint {
  * Undefined when the contract can only close.
  */
 export function nextTimeout(contract: Contract, time: bigint): bigint | undefined {
-  for (let c = contract; ; ) {
+  for (let c = contract; ;) {
     switch (c.type) {
       case 'Close':
         return undefined

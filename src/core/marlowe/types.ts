@@ -41,8 +41,7 @@ export interface Bound {
 }
 
 export type Payee =
-  | { readonly type: 'Account'; readonly account: AccountId }
-  | { readonly type: 'Party'; readonly party: Party }
+  { readonly type: 'Account'; readonly account: AccountId } | { readonly type: 'Party'; readonly party: Party }
 
 export type Value =
   | bigint

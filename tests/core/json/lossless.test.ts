@@ -15,7 +15,9 @@ function syntaxError(text: string, limits?: Parameters<typeof parseJson>[1]): Js
 describe('parseJson', () => {
   it('keeps integers above 2^53 exact', () => {
     const big = '123456789012345678901234567890123456789012345678901'
-    expect(parseJson(`{"a":[${big},-${big},9007199254740993]}`)).toEqual({ a: [BigInt(big), -BigInt(big), 9007199254740993n] })
+    expect(parseJson(`{"a":[${big},-${big},9007199254740993]}`)).toEqual({
+      a: [BigInt(big), -BigInt(big), 9007199254740993n]
+    })
   })
 
   it('reads integral numbers with a fraction or exponent as integers, as Haskell does', () => {

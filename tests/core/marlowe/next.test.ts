@@ -221,11 +221,7 @@ describe('next: choices', () => {
 
 describe('next: notify', () => {
   it('offers only the first Notify whose observation holds', () => {
-    const contract = when([
-      onCase(notifyAction(false)),
-      merkleized(notifyAction(true)),
-      onCase(notifyAction(true))
-    ])
+    const contract = when([onCase(notifyAction(false)), merkleized(notifyAction(true)), onCase(notifyAction(true))])
     expect(applicableInputs(env(0n, 10n), emptyState(0n), contract).notify).toEqual({
       caseIndex: 1,
       isMerkleizedContinuation: true

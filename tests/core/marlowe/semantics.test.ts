@@ -267,7 +267,13 @@ describe('computeTransaction: errors', () => {
   })
 
   it('lets a Close holding only non-positive balances succeed, moving only minTime', () => {
-    const odd = stateWith([[key(A), -5n], [key(B), 0n]], 3n)
+    const odd = stateWith(
+      [
+        [key(A), -5n],
+        [key(B), 0n]
+      ],
+      3n
+    )
     const out = success(computeTransaction(tx(7n, 10n), odd, CLOSE))
     expect(out.payments).toEqual([])
     expect(out.warnings).toEqual([])
@@ -351,7 +357,10 @@ describe('computeTransaction: payments and warnings', () => {
 
   it('moves money between accounts, updating in place or appending', () => {
     const contract = pay(A, toAccount(C), 4n, pay(A, toAccount(B), 6n, when([], 100n)))
-    const start = stateWith([[key(B), 1n], [key(A), 10n]])
+    const start = stateWith([
+      [key(B), 1n],
+      [key(A), 10n]
+    ])
     const out = success(computeTransaction(tx(0n, 10n), start, contract))
     expect(out.payments).toEqual([payment(A, toAccount(C), 4n), payment(A, toAccount(B), 6n)])
     expect(out.state.accounts).toEqual([
@@ -417,7 +426,11 @@ describe('computeTransaction: map order', () => {
   })
 
   it('refunds a multi-token account in insertion order, not token order', () => {
-    const start = stateWith([[key(A, DOLLAR), 3n], [key(B), 1n], [key(A), 2n]])
+    const start = stateWith([
+      [key(A, DOLLAR), 3n],
+      [key(B), 1n],
+      [key(A), 2n]
+    ])
     const out = success(computeTransaction(tx(0n, 10n), start, CLOSE))
     expect(out.payments).toEqual([
       payment(A, toParty(A), 3n, DOLLAR),
@@ -427,7 +440,11 @@ describe('computeTransaction: map order', () => {
   })
 
   it('skips non-positive entries at Close, dropping those before a refund and keeping trailing ones', () => {
-    const start = stateWith([[key(A), -5n], [key(B), 7n], [key(C), 0n]])
+    const start = stateWith([
+      [key(A), -5n],
+      [key(B), 7n],
+      [key(C), 0n]
+    ])
     const out = success(computeTransaction(tx(0n, 10n), start, CLOSE))
     expect(out.payments).toEqual([payment(B, toParty(B), 7n)])
     expect(out.state.accounts).toEqual([[key(C), 0n]])
@@ -437,7 +454,12 @@ describe('computeTransaction: map order', () => {
     const c1 = choiceId('c1')
     const c2 = choiceId('c2', B)
     const contract = when([onCase({ type: 'Choice', choice: c1, bounds: [{ from: 0n, to: 9n }] })], 100n)
-    const start = stateWith([], 0n, { choices: [[c1, 1n], [c2, 2n]] })
+    const start = stateWith([], 0n, {
+      choices: [
+        [c1, 1n],
+        [c2, 2n]
+      ]
+    })
     const out = success(computeTransaction(tx(0n, 10n, choose(c1, 5n)), start, contract))
     expect(out.state.choices).toEqual([
       [c1, 5n],
@@ -447,7 +469,10 @@ describe('computeTransaction: map order', () => {
 
   it('adds a deposit to an existing account in place', () => {
     const contract = when([onCase(depositAction(A, A, 5n), when([], 100n))], 100n)
-    const start = stateWith([[key(A), 1n], [key(B), 1n]])
+    const start = stateWith([
+      [key(A), 1n],
+      [key(B), 1n]
+    ])
     const out = success(computeTransaction(tx(0n, 10n, deposit(A, A, 5n)), start, contract))
     expect(out.state.accounts).toEqual([
       [key(A), 6n],
@@ -459,7 +484,19 @@ describe('computeTransaction: map order', () => {
 describe('computeTransaction: choices and notifications', () => {
   const c = choiceId('price')
   const choiceCase = when(
-    [onCase({ type: 'Choice', choice: c, bounds: [{ from: 1n, to: 3n }, { from: 10n, to: 10n }] }, when([], 100n))],
+    [
+      onCase(
+        {
+          type: 'Choice',
+          choice: c,
+          bounds: [
+            { from: 1n, to: 3n },
+            { from: 10n, to: 10n }
+          ]
+        },
+        when([], 100n)
+      )
+    ],
     100n
   )
 

@@ -3,7 +3,7 @@
  * are recognised by their keys in the order Haskell tries them; extra keys are ignored as Haskell does.
  * Every failure is a `MarloweJsonError` naming the path and the reason.
  */
-import { AddressError, formatShelleyAddress, parseShelleyAddress } from '../../cardano/address'
+import { AddressError, parseShelleyAddress } from '../../cardano/address'
 import { JsonDecimal, type JsonObject, type JsonValue } from '../../json/lossless'
 import type {
   Action,
@@ -23,19 +23,7 @@ import type {
   TransactionInput,
   Value
 } from '../types'
-import {
-  asArray,
-  asInteger,
-  asObject,
-  asPair,
-  asString,
-  child,
-  describe,
-  fail,
-  field,
-  has,
-  index
-} from './reader'
+import { asArray, asInteger, asObject, asPair, asString, child, describe, fail, field, has, index } from './reader'
 import { isHex, MAX_ASSET_NAME_BYTES, utf8Length } from './text'
 
 function text(v: JsonValue | undefined, path: string): string {
@@ -47,7 +35,8 @@ function text(v: JsonValue | undefined, path: string): string {
 function assetName(v: JsonValue | undefined, path: string): string {
   const s = text(v, path)
   const n = utf8Length(s)
-  if (n > MAX_ASSET_NAME_BYTES) fail(path, `name is ${n} bytes in UTF-8, over the ledger's limit of ${MAX_ASSET_NAME_BYTES}`)
+  if (n > MAX_ASSET_NAME_BYTES)
+    fail(path, `name is ${n} bytes in UTF-8, over the ledger's limit of ${MAX_ASSET_NAME_BYTES}`)
   return s
 }
 
@@ -65,7 +54,9 @@ export function decodeParty(v: JsonValue | undefined, path: string): Party {
   if (has(obj, 'address')) {
     const raw = asString(obj.address, child(path, 'address'))
     try {
-      return { type: 'Address', address: formatShelleyAddress(parseShelleyAddress(raw)) }
+      parseShelleyAddress(raw)
+      // bech32 is all-lowercase or all-uppercase, so the canonical form of a valid address is its lowercase.
+      return { type: 'Address', address: raw.toLowerCase() }
     } catch (e) {
       if (e instanceof AddressError) fail(child(path, 'address'), e.message)
       throw e
@@ -118,8 +109,11 @@ export function decodeValue(v: JsonValue | undefined, path: string): Value {
   if (v === 'time_interval_start') return { type: 'TimeIntervalStart' }
   if (v === 'time_interval_end') return { type: 'TimeIntervalEnd' }
   if (typeof v === 'string') fail(path, `expected a value, got ${describe(v)}`)
-  const obj = asObject(v, path, `a value (an integer, "time_interval_start", "time_interval_end" or an object with ${VALUE_KEYS})`)
-  const sub = (key: string): Value => decodeValue(field(obj, key, path), child(path, key))
+  const obj = asObject(
+    v,
+    path,
+    `a value (an integer, "time_interval_start", "time_interval_end" or an object with ${VALUE_KEYS})`
+  )
   if (has(obj, 'amount_of_token')) {
     return {
       type: 'AvailableMoney',
@@ -127,11 +121,15 @@ export function decodeValue(v: JsonValue | undefined, path: string): Value {
       account: decodeParty(field(obj, 'in_account', path), child(path, 'in_account'))
     }
   }
-  if (has(obj, 'negate')) return { type: 'NegValue', value: sub('negate') }
-  if (has(obj, 'add')) return { type: 'AddValue', left: sub('add'), right: sub('and') }
-  if (has(obj, 'minus')) return { type: 'SubValue', left: sub('value'), right: sub('minus') }
-  if (has(obj, 'multiply')) return { type: 'MulValue', left: sub('multiply'), right: sub('times') }
-  if (has(obj, 'divide')) return { type: 'DivValue', left: sub('divide'), right: sub('by') }
+  if (has(obj, 'negate')) return { type: 'NegValue', value: subValue(obj, 'negate', path) }
+  if (has(obj, 'add')) return { type: 'AddValue', left: subValue(obj, 'add', path), right: subValue(obj, 'and', path) }
+  if (has(obj, 'minus'))
+    return { type: 'SubValue', left: subValue(obj, 'value', path), right: subValue(obj, 'minus', path) }
+  if (has(obj, 'multiply')) {
+    return { type: 'MulValue', left: subValue(obj, 'multiply', path), right: subValue(obj, 'times', path) }
+  }
+  if (has(obj, 'divide'))
+    return { type: 'DivValue', left: subValue(obj, 'divide', path), right: subValue(obj, 'by', path) }
   if (has(obj, 'value_of_choice')) {
     return { type: 'ChoiceValue', choice: decodeChoiceId(obj.value_of_choice, child(path, 'value_of_choice')) }
   }
@@ -140,11 +138,19 @@ export function decodeValue(v: JsonValue | undefined, path: string): Value {
     return {
       type: 'Cond',
       observation: decodeObservation(obj.if, child(path, 'if')),
-      then: sub('then'),
-      else: sub('else')
+      then: subValue(obj, 'then', path),
+      else: subValue(obj, 'else', path)
     }
   }
   fail(path, `expected a value (an object with ${VALUE_KEYS}), got ${describe(v)}`)
+}
+
+function subValue(obj: JsonObject, key: string, path: string): Value {
+  return decodeValue(field(obj, key, path), child(path, key))
+}
+
+function subObservation(obj: JsonObject, key: string, path: string): Observation {
+  return decodeObservation(field(obj, key, path), child(path, key))
 }
 
 const COMPARISONS = [
@@ -160,12 +166,16 @@ const OBSERVATION_KEYS = 'both, either, not, chose_something_for, or value with 
 export function decodeObservation(v: JsonValue | undefined, path: string): Observation {
   if (typeof v === 'boolean') return v
   const obj = asObject(v, path, `an observation (true, false or an object with ${OBSERVATION_KEYS})`)
-  const sub = (key: string): Observation => decodeObservation(field(obj, key, path), child(path, key))
-  if (has(obj, 'both')) return { type: 'AndObs', left: sub('both'), right: sub('and') }
-  if (has(obj, 'either')) return { type: 'OrObs', left: sub('either'), right: sub('or') }
-  if (has(obj, 'not')) return { type: 'NotObs', observation: sub('not') }
+  if (has(obj, 'both'))
+    return { type: 'AndObs', left: subObservation(obj, 'both', path), right: subObservation(obj, 'and', path) }
+  if (has(obj, 'either'))
+    return { type: 'OrObs', left: subObservation(obj, 'either', path), right: subObservation(obj, 'or', path) }
+  if (has(obj, 'not')) return { type: 'NotObs', observation: subObservation(obj, 'not', path) }
   if (has(obj, 'chose_something_for')) {
-    return { type: 'ChoseSomething', choice: decodeChoiceId(obj.chose_something_for, child(path, 'chose_something_for')) }
+    return {
+      type: 'ChoseSomething',
+      choice: decodeChoiceId(obj.chose_something_for, child(path, 'chose_something_for'))
+    }
   }
   for (const [key, type] of COMPARISONS) {
     if (has(obj, key)) {
@@ -199,7 +209,8 @@ export function decodeAction(v: JsonValue | undefined, path: string): Action {
       bounds: bounds.map((b, i) => decodeBound(b, index(boundsPath, i)))
     }
   }
-  if (has(obj, 'notify_if')) return { type: 'Notify', observation: decodeObservation(obj.notify_if, child(path, 'notify_if')) }
+  if (has(obj, 'notify_if'))
+    return { type: 'Notify', observation: decodeObservation(obj.notify_if, child(path, 'notify_if')) }
   fail(path, `expected an action (an object with deposits, for_choice or notify_if), got ${describe(v)}`)
 }
 
@@ -223,11 +234,14 @@ export function decodeContract(v: JsonValue | undefined, path = 'contract'): Con
  */
 const MAX_CONTRACT_DEPTH = 4096
 
+function subContract(obj: JsonObject, key: string, path: string, depth: number): Contract {
+  return decodeContractAt(field(obj, key, path), child(path, key), depth + 1)
+}
+
 function decodeContractAt(v: JsonValue | undefined, path: string, depth: number): Contract {
   if (depth > MAX_CONTRACT_DEPTH) fail(path, `contract nests deeper than ${MAX_CONTRACT_DEPTH} levels`)
   if (v === 'close') return { type: 'Close' }
   const obj = asObject(v, path, 'a contract ("close" or an object with pay, if, when, let or assert)')
-  const next = (key: string): Contract => decodeContractAt(field(obj, key, path), child(path, key), depth + 1)
   if (has(obj, 'pay')) {
     return {
       type: 'Pay',
@@ -235,11 +249,16 @@ function decodeContractAt(v: JsonValue | undefined, path: string, depth: number)
       to: decodePayee(field(obj, 'to', path), child(path, 'to')),
       token: decodeToken(field(obj, 'token', path), child(path, 'token')),
       value: decodeValue(obj.pay, child(path, 'pay')),
-      then: next('then')
+      then: subContract(obj, 'then', path, depth)
     }
   }
   if (has(obj, 'if')) {
-    return { type: 'If', observation: decodeObservation(obj.if, child(path, 'if')), then: next('then'), else: next('else') }
+    return {
+      type: 'If',
+      observation: decodeObservation(obj.if, child(path, 'if')),
+      then: subContract(obj, 'then', path, depth),
+      else: subContract(obj, 'else', path, depth)
+    }
   }
   if (has(obj, 'when')) {
     const casesPath = child(path, 'when')
@@ -248,7 +267,7 @@ function decodeContractAt(v: JsonValue | undefined, path: string, depth: number)
       type: 'When',
       cases: cases.map((c, i) => decodeCase(c, index(casesPath, i), depth + 1)),
       timeout: asInteger(field(obj, 'timeout', path), child(path, 'timeout')),
-      timeoutContinuation: next('timeout_continuation')
+      timeoutContinuation: subContract(obj, 'timeout_continuation', path, depth)
     }
   }
   if (has(obj, 'let')) {
@@ -256,11 +275,15 @@ function decodeContractAt(v: JsonValue | undefined, path: string, depth: number)
       type: 'Let',
       id: text(obj.let, child(path, 'let')),
       value: decodeValue(field(obj, 'be', path), child(path, 'be')),
-      then: next('then')
+      then: subContract(obj, 'then', path, depth)
     }
   }
   if (has(obj, 'assert')) {
-    return { type: 'Assert', observation: decodeObservation(obj.assert, child(path, 'assert')), then: next('then') }
+    return {
+      type: 'Assert',
+      observation: decodeObservation(obj.assert, child(path, 'assert')),
+      then: subContract(obj, 'then', path, depth)
+    }
   }
   fail(path, `expected a contract ("close" or an object with pay, if, when, let or assert), got ${describe(v)}`)
 }
@@ -294,12 +317,18 @@ export function decodeInput(v: JsonValue | undefined, path: string): Input {
       content: content ?? { type: 'INotify' },
       merkleized: {
         hash: hexBytes(field(obj, 'continuation_hash', path), child(path, 'continuation_hash'), 32),
-        continuation: decodeContract(field(obj, 'merkleized_continuation', path), child(path, 'merkleized_continuation'))
+        continuation: decodeContract(
+          field(obj, 'merkleized_continuation', path),
+          child(path, 'merkleized_continuation')
+        )
       }
     }
   }
   if (content === undefined) {
-    fail(path, `expected an input ("input_notify" or an object with input_from_party or for_choice_id), got ${describe(v)}`)
+    fail(
+      path,
+      `expected an input ("input_notify" or an object with input_from_party or for_choice_id), got ${describe(v)}`
+    )
   }
   return { content }
 }

@@ -149,7 +149,11 @@ export function encodeContract(c: Contract): JsonValue {
         ['token', encodeToken(c.token)]
       )
     case 'If':
-      return obj(['else', encodeContract(c.else)], ['if', encodeObservation(c.observation)], ['then', encodeContract(c.then)])
+      return obj(
+        ['else', encodeContract(c.else)],
+        ['if', encodeObservation(c.observation)],
+        ['then', encodeContract(c.then)]
+      )
     case 'When':
       return obj(
         ['timeout', c.timeout],
@@ -209,7 +213,12 @@ export function encodeState(s: State): JsonObject {
 }
 
 export function encodePayment(p: Payment): JsonObject {
-  return obj(['amount', p.amount], ['payment_from', encodeParty(p.from)], ['to', encodePayee(p.to)], ['token', encodeToken(p.token)])
+  return obj(
+    ['amount', p.amount],
+    ['payment_from', encodeParty(p.from)],
+    ['to', encodePayee(p.to)],
+    ['token', encodeToken(p.token)]
+  )
 }
 
 export function encodeWarning(w: TransactionWarning): JsonValue {
@@ -250,7 +259,9 @@ function encodeIntervalError(e: IntervalError): JsonObject {
 }
 
 export function encodeTransactionError(e: TransactionError): JsonValue {
-  return e.type === 'TEIntervalError' ? obj(['context', encodeIntervalError(e.error)], ['error', 'TEIntervalError']) : e.type
+  return e.type === 'TEIntervalError'
+    ? obj(['context', encodeIntervalError(e.error)], ['error', 'TEIntervalError'])
+    : e.type
 }
 
 export function encodeTransactionOutput(o: TransactionOutput): JsonObject {

@@ -55,6 +55,7 @@ export function asString(v: JsonValue | undefined, path: string): string {
   fail(path, `expected a string, got ${describe(v)}`)
 }
 
+/** Callers pass the fixed key names of the Marlowe JSON form, none of which an object inherits. */
 export function field(obj: JsonObject, key: string, path: string): JsonValue {
   const v = obj[key]
   if (v === undefined) fail(path, `missing key "${key}"`)
@@ -69,6 +70,7 @@ export function has(obj: JsonObject, key: string): boolean {
 export function asPair(v: JsonValue | undefined, path: string): readonly [JsonValue, JsonValue] {
   const arr = asArray(v, path, 'a pair [key, value]')
   const [a, b] = arr
-  if (arr.length !== 2 || a === undefined || b === undefined) fail(path, `expected a pair [key, value], got ${describe(v)}`)
+  if (arr.length !== 2 || a === undefined || b === undefined)
+    fail(path, `expected a pair [key, value], got ${describe(v)}`)
   return [a, b]
 }

@@ -2,7 +2,7 @@
  * The address party in Data (marlowe-core.md §2.3): `Constr 0 [Bool mainnet, Plutus Address]`, where the
  * Plutus Address is `Constr 0 [Credential, Maybe StakingCredential]`.
  */
-import { hex } from '@scure/base'
+import { bytesToHex, hexToBytes } from '../../bytes'
 import { formatShelleyAddress, type Credential, type ShelleyAddress } from '../../cardano/address'
 import { constrData, type PlutusData } from './data'
 import { PlutusDecodeError, fieldsOf, readBool, readBytes, readConstr, readRecord } from './data-shape'
@@ -38,7 +38,7 @@ export function addressPartyFromFields(network: PlutusData, address: PlutusData,
 }
 
 function credentialToData(credential: Credential): PlutusData {
-  return constrData(credential.type === 'key' ? 0 : 1, [hex.decode(credential.hash)])
+  return constrData(credential.type === 'key' ? 0 : 1, [hexToBytes(credential.hash)])
 }
 
 function credentialFromData(d: PlutusData, path: string): Credential {
@@ -48,5 +48,5 @@ function credentialFromData(d: PlutusData, path: string): Credential {
   if (bytes.length !== HASH_BYTES) {
     throw new PlutusDecodeError(`${path}.hash`, `expected a ${HASH_BYTES}-byte hash, got ${bytes.length} bytes`)
   }
-  return { type: c.index === 0 ? 'key' : 'script', hash: hex.encode(bytes) }
+  return { type: c.index === 0 ? 'key' : 'script', hash: bytesToHex(bytes) }
 }

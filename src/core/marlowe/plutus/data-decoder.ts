@@ -5,7 +5,7 @@
  * declared lengths are checked against the remaining bytes before anything is read, nesting is capped so
  * recursion stays shallow, and every failure is a `PlutusDataError` carrying the byte offset.
  */
-import { hex } from '@scure/base'
+import { bytesToHex } from '../../bytes'
 import { PlutusDataError, type PlutusData } from './data-types'
 
 /** Deepest nesting of constructors, lists and maps accepted; keeps the recursive decoder far from the stack limit. */
@@ -186,7 +186,7 @@ function amount(n: number): string {
 }
 
 function bytesToBigInt(bytes: Uint8Array): bigint {
-  return bytes.length === 0 ? 0n : BigInt(`0x${hex.encode(bytes)}`)
+  return bytes.length === 0 ? 0n : BigInt(`0x${bytesToHex(bytes)}`)
 }
 
 class Reader {

@@ -2,7 +2,7 @@
  * Plutus Data → CBOR, byte-identical to plutus-core's `Data` Serialise instance (marlowe-core.md §2.5).
  * Everything is written into one growable buffer; no per-node arrays are allocated.
  */
-import { hex } from '@scure/base'
+import { hexToBytes } from '../../bytes'
 import { PlutusDataError, type PlutusData } from './data-types'
 
 const UINT64_LIMIT = 1n << 64n
@@ -84,7 +84,7 @@ function writeInteger(w: ByteWriter, n: bigint): void {
 function writeBignum(w: ByteWriter, tag: number, magnitude: bigint): void {
   const digits = magnitude.toString(16)
   w.head(MAJOR_TAG, tag)
-  writeBytes(w, hex.decode(digits.length % 2 === 0 ? digits : `0${digits}`))
+  writeBytes(w, hexToBytes(digits.length % 2 === 0 ? digits : `0${digits}`))
 }
 
 function writeBytes(w: ByteWriter, b: Uint8Array): void {

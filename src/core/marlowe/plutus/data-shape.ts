@@ -2,7 +2,7 @@
  * Shape checks for reading typed values out of Plutus Data. Every failure is a `PlutusDecodeError` whose
  * message starts with the path of the offending node (e.g. `datum.contract.cases[1].then: …`).
  */
-import { hex } from '@scure/base'
+import { bytesToHex, utf8DecodeStrict } from '../../bytes'
 import type { PlutusData } from './data'
 
 export class PlutusDecodeError extends Error {
@@ -24,21 +24,21 @@ export interface ConstrView {
 
 type Tuple<N extends number, R extends PlutusData[] = []> = R['length'] extends N ? R : Tuple<N, [...R, PlutusData]>
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
 /** Reads a constructor of the type whose constructors, by index, are `names`. */
 export function readConstr(d: PlutusData, path: string, typeName: string, names: readonly string[]): ConstrView {
   if (typeof d !== 'object' || !('constr' in d)) {
     throw new PlutusDecodeError(path, `expected a ${typeName} constructor, got ${describe(d)}`)
   }
-  const name = d.constr < BigInt(names.length) ? names[Number(d.constr)] : undefined
+  // Compare against a literal: building a BigInt per node is a measurable cost on large datums.
+  const index = d.constr >= 0n && d.constr < 0x10000n ? Number(d.constr) : -1
+  const name = names[index]
   if (name === undefined) {
     throw new PlutusDecodeError(
       path,
       `expected ${typeName} constructor 0..${names.length - 1}, got constructor ${d.constr}`
     )
   }
-  return { index: Number(d.constr), name, fields: d.fields, path }
+  return { index, name, fields: d.fields, path }
 }
 
 /** The constructor's fields, which must number exactly `count`. */
@@ -65,17 +65,15 @@ export function readBytes(d: PlutusData, path: string): Uint8Array {
 }
 
 export function readHex(d: PlutusData, path: string): string {
-  return hex.encode(readBytes(d, path))
+  return bytesToHex(readBytes(d, path))
 }
 
 /** Token, role, choice and value names are the UTF-8 bytes of their text. */
 export function readText(d: PlutusData, path: string): string {
   const bytes = readBytes(d, path)
-  try {
-    return utf8.decode(bytes)
-  } catch {
-    throw new PlutusDecodeError(path, `byte string ${hex.encode(bytes)} is not valid UTF-8 text`)
-  }
+  const text = utf8DecodeStrict(bytes)
+  if (text === undefined) throw new PlutusDecodeError(path, `byte string ${bytesToHex(bytes)} is not valid UTF-8 text`)
+  return text
 }
 
 export function readBool(d: PlutusData, path: string): boolean {

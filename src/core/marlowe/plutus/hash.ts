@@ -1,6 +1,6 @@
 /** Datum and merkle hashes: blake2b-256 of the Data bytes, as the ledger and Merkle.hs compute them. */
 import { blake2b } from '@noble/hashes/blake2.js'
-import { hex } from '@scure/base'
+import { bytesToHex } from '../../bytes'
 import type { Contract, MarloweData } from '../types'
 import { encodePlutusData } from './data'
 import { encodeMarloweData } from './marlowe-data'
@@ -8,7 +8,7 @@ import { contractToPlutusData } from './marlowe-to-data'
 
 /** blake2b-256 of datum bytes, lowercase hex. */
 export function datumHash(bytes: Uint8Array): string {
-  return hex.encode(blake2b(bytes, { dkLen: 32 }))
+  return bytesToHex(blake2b(bytes, { dkLen: 32 }))
 }
 
 export function hashMarloweData(md: MarloweData): string {

@@ -2,7 +2,7 @@
  * Marlowe model → Plutus Data, following the constructor indices and field order of marlowe-core.md §2.2
  * (which is `makeIsDataIndexed` in the Haskell types: declaration order, newtypes wrapped in Constr 0).
  */
-import { hex } from '@scure/base'
+import { hexToBytes, utf8Encode } from '../../bytes'
 import { AddressError, parseShelleyAddress } from '../../cardano/address'
 import type {
   AccountKey,
@@ -34,8 +34,6 @@ export class PlutusEncodeError extends Error {
 }
 
 const LOWERCASE_HEX = /^(?:[0-9a-f]{2})*$/
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-const utf8 = new TextEncoder()
 
 export function marloweDataToPlutusData(md: MarloweData): PlutusData {
   const params = constrData(0, [hexBytes(md.params.rolesCurrency, 'roles currency')])
@@ -61,11 +59,7 @@ export function contractToPlutusData(c: Contract): PlutusData {
         contractToPlutusData(c.else)
       ])
     case 'When':
-      return constrData(3, [
-        { list: c.cases.map(caseToData) },
-        c.timeout,
-        contractToPlutusData(c.timeoutContinuation)
-      ])
+      return constrData(3, [{ list: c.cases.map(caseToData) }, c.timeout, contractToPlutusData(c.timeoutContinuation)])
     case 'Let':
       return constrData(4, [valueIdToData(c.id), valueToData(c.value), contractToPlutusData(c.then)])
     case 'Assert':
@@ -112,10 +106,7 @@ function actionToData(a: Action): PlutusData {
     case 'Deposit':
       return constrData(0, [partyToData(a.account), partyToData(a.party), tokenToData(a.token), valueToData(a.value)])
     case 'Choice':
-      return constrData(1, [
-        choiceIdToData(a.choice),
-        { list: a.bounds.map((b) => constrData(0, [b.from, b.to])) }
-      ])
+      return constrData(1, [choiceIdToData(a.choice), { list: a.bounds.map((b) => constrData(0, [b.from, b.to])) }])
     case 'Notify':
       return constrData(2, [observationToData(a.observation)])
   }
@@ -212,11 +203,12 @@ function valueIdToData(id: ValueId): PlutusData {
 
 function hexBytes(text: string, what: string): Uint8Array {
   if (!LOWERCASE_HEX.test(text)) throw new PlutusEncodeError(`${what} "${text}" is not lowercase hex`)
-  return hex.decode(text)
+  return hexToBytes(text)
 }
 
 /** A lone surrogate has no UTF-8 form; TextEncoder would silently replace it and change the hash. */
 function textBytes(text: string): Uint8Array {
-  if (LONE_SURROGATE.test(text)) throw new PlutusEncodeError(`text ${JSON.stringify(text)} contains a lone surrogate`)
-  return utf8.encode(text)
+  const bytes = utf8Encode(text)
+  if (bytes === undefined) throw new PlutusEncodeError(`text ${JSON.stringify(text)} contains a lone surrogate`)
+  return bytes
 }

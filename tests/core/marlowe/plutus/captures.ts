@@ -13,7 +13,12 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { hex } from '@scure/base'
-import { decodePlutusData, decodePlutusDataItem, isListData, type PlutusData } from '../../../../src/core/marlowe/plutus/data'
+import {
+  decodePlutusData,
+  decodePlutusDataItem,
+  isListData,
+  type PlutusData
+} from '../../../../src/core/marlowe/plutus/data'
 import {
   contractFromPlutusData,
   decodeMarloweData,
@@ -44,7 +49,11 @@ export interface Capture {
 
 /** Capture file names, sorted; empty when the vectors are absent. */
 export function captureNames(): string[] {
-  return haveVectors ? readdirSync(capturesDir).filter((f) => f.endsWith('.benchmark')).sort() : []
+  return haveVectors
+    ? readdirSync(capturesDir)
+        .filter((f) => f.endsWith('.benchmark'))
+        .sort()
+    : []
 }
 
 const loaded = new Map<string, Capture>()

@@ -69,7 +69,14 @@ describe('encodePlutusData (plutus-core layout)', () => {
     expect(enc({ list: [1n, { list: [] }] })).toBe('9f0180ff')
     expect(enc(constrData(0, [1n]))).toBe('d8799f01ff')
     expect(enc({ map: [] })).toBe('a0')
-    expect(enc({ map: [[1n, 2n], [1n, 3n]] })).toBe('a201020103')
+    expect(
+      enc({
+        map: [
+          [1n, 2n],
+          [1n, 3n]
+        ]
+      })
+    ).toBe('a201020103')
   })
 
   it.each([
@@ -300,7 +307,7 @@ function looseEncode(d: PlutusData, pick: (n: number) => number): number[] {
   const bytes = (b: Uint8Array): number[] => {
     if (b.length <= 64 && pick(2) === 0) return definite(b)
     const chunks: number[] = [0x5f]
-    for (let at = 0; at < b.length || pick(4) === 0; ) {
+    for (let at = 0; at < b.length || pick(4) === 0;) {
       const size = pick(65)
       chunks.push(...definite(b.subarray(at, at + size)))
       at += size
@@ -318,12 +325,19 @@ function looseEncode(d: PlutusData, pick: (n: number) => number): number[] {
     return [negative ? 0xc3 : 0xc2, ...bytes(magnitudeBytes(m))]
   }
   if (d instanceof Uint8Array) return bytes(d)
-  if ('list' in d) return array(d.list.map((x) => looseEncode(x, pick)), d.list.length)
+  if ('list' in d)
+    return array(
+      d.list.map((x) => looseEncode(x, pick)),
+      d.list.length
+    )
   if ('map' in d) {
     const entries = d.map.map(([k, v]) => [...looseEncode(k, pick), ...looseEncode(v, pick)])
     return pick(2) === 0 ? [...head(5, BigInt(d.map.length)), ...entries.flat()] : [0xbf, ...entries.flat(), 0xff]
   }
-  const fields = array(d.fields.map((x) => looseEncode(x, pick)), d.fields.length)
+  const fields = array(
+    d.fields.map((x) => looseEncode(x, pick)),
+    d.fields.length
+  )
   const compact = d.constr < 7n ? 121n + d.constr : d.constr < 128n ? 1280n + d.constr - 7n : undefined
   if (compact !== undefined && pick(2) === 0) return [...head(6, compact), ...fields]
   const inner = [head(0, d.constr), fields]

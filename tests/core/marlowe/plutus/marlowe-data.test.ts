@@ -105,7 +105,14 @@ const everything: Contract = {
     },
     {
       type: 'Case',
-      action: { type: 'Choice', choice, bounds: [{ from: 0n, to: 10n }, { from: 20n, to: 2n ** 70n }] },
+      action: {
+        type: 'Choice',
+        choice,
+        bounds: [
+          { from: 0n, to: 10n },
+          { from: 20n, to: 2n ** 70n }
+        ]
+      },
       then: CLOSE
     },
     {
@@ -284,12 +291,30 @@ describe('model ↔ Data layout', () => {
   it('wraps ValueIds and the params in Constr 0 and keeps state maps in list order', () => {
     const d = marloweDataToPlutusData({
       params: { rolesCurrency: '' },
-      state: { accounts: [], choices: [], boundValues: [['b', 1n], ['a', 2n]], minTime: 5n },
+      state: {
+        accounts: [],
+        choices: [],
+        boundValues: [
+          ['b', 1n],
+          ['a', 2n]
+        ],
+        minTime: 5n
+      },
       contract: { type: 'Let', id: 'a', value: { type: 'UseValue', id: 'b' }, then: CLOSE }
     })
     const expected = c(0, [
       c(0, [new Uint8Array()]),
-      c(0, [{ map: [] }, { map: [] }, { map: [[c(0, [text('b')]), 1n], [c(0, [text('a')]), 2n]] }, 5n]),
+      c(0, [
+        { map: [] },
+        { map: [] },
+        {
+          map: [
+            [c(0, [text('b')]), 1n],
+            [c(0, [text('a')]), 2n]
+          ]
+        },
+        5n
+      ]),
       c(4, [c(0, [text('a')]), c(10, [c(0, [text('b')])]), c(0, [])])
     ])
     expect(plutusDataEquals(d, expected)).toBe(true)
@@ -317,10 +342,7 @@ describe('model ↔ Data layout', () => {
     const redeemer = inputsToRedeemer(inputs)
     expect(
       plutusDataEquals(redeemer, {
-        list: [
-          c(1, [c(1, [c(0, [text('price'), mainnetBaseData]), 4n]), B(hash)]),
-          c(0, [c(2, [])])
-        ]
+        list: [c(1, [c(1, [c(0, [text('price'), mainnetBaseData]), 4n]), B(hash)]), c(0, [c(2, [])])]
       })
     ).toBe(true)
     const lookup = (h: string): Contract | undefined => (h === hash ? continuation : undefined)

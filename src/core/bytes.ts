@@ -1,0 +1,91 @@
+/**
+ * Hex and UTF-8 conversions for the hot paths of the codecs. Marlowe names and hashes are short, where
+ * table lookups and an ASCII fast path beat generic radix conversion and TextEncoder/TextDecoder calls.
+ */
+
+const HEX_DIGITS = '0123456789abcdef'
+const BYTE_TO_HEX: string[] = Array.from({ length: 256 }, (_, b) => HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!)
+const HEX_VALUE = new Int8Array(128).fill(-1)
+for (let i = 0; i < 16; i += 1) {
+  HEX_VALUE[HEX_DIGITS.charCodeAt(i)] = i
+  HEX_VALUE[HEX_DIGITS.toUpperCase().charCodeAt(i)] = i
+}
+
+export class BytesError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'BytesError'
+  }
+}
+
+/** Lowercase hex of bytes. */
+export function bytesToHex(bytes: Uint8Array): string {
+  let out = ''
+  for (let i = 0; i < bytes.length; i += 1) out += BYTE_TO_HEX[bytes[i]!]
+  return out
+}
+
+/** Bytes of a hex string (either case). Throws `BytesError` on odd length or a non-hex character. */
+export function hexToBytes(hex: string): Uint8Array {
+  if (hex.length % 2 !== 0) throw new BytesError(`hex string has odd length ${hex.length}`)
+  const out = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < out.length; i += 1) {
+    const hi = HEX_VALUE[hex.charCodeAt(2 * i)] ?? -1
+    const lo = HEX_VALUE[hex.charCodeAt(2 * i + 1)] ?? -1
+    if (hi < 0 || lo < 0) throw new BytesError(`invalid hex character at position ${hi < 0 ? 2 * i : 2 * i + 1}`)
+    out[i] = (hi << 4) | lo
+  }
+  return out
+}
+
+const encoder = new TextEncoder()
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** UTF-8 byte length of a string, or -1 when it holds a lone surrogate (it has no UTF-8 form). */
+export function utf8Length(s: string): number {
+  let n = 0
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1)
+      if (!(d >= 0xdc00 && d <= 0xdfff)) return -1
+      n += 4
+      i += 1
+    } else if (c >= 0xdc00 && c <= 0xdfff) return -1
+    else n += 3
+  }
+  return n
+}
+
+/**
+ * UTF-8 bytes of a string, or undefined when it holds a lone surrogate: TextEncoder would silently
+ * replace it, changing the bytes (and any hash over them).
+ */
+export function utf8Encode(text: string): Uint8Array | undefined {
+  const out = new Uint8Array(text.length)
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i)
+    if (c >= 0x80) return utf8Length(text) < 0 ? undefined : encoder.encode(text)
+    out[i] = c
+  }
+  return out
+}
+
+/** Text of UTF-8 bytes; returns undefined when they are not valid UTF-8. A leading BOM is kept. */
+export function utf8DecodeStrict(bytes: Uint8Array): string | undefined {
+  let ascii = ''
+  for (let i = 0; i < bytes.length; i += 1) {
+    const b = bytes[i]!
+    if (b >= 0x80) {
+      try {
+        return strictDecoder.decode(bytes)
+      } catch {
+        return undefined
+      }
+    }
+    ascii += String.fromCharCode(b)
+  }
+  return ascii
+}
