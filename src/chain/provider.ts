@@ -1,0 +1,132 @@
+/**
+ * The only way the engine sees a chain. Everything crossing this interface is plain data (hex, bytes,
+ * bigints), so the sandbox, Ogmios, Blockfrost and cardano-submit-api adapters all fit it, and none of
+ * their client libraries leak into the engine.
+ */
+import type { Value } from '../core/cardano/value'
+
+export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
+
+export interface TxOutRef {
+  /** Transaction id, 64 hex chars. */
+  readonly txId: string
+  readonly index: number
+}
+
+export type ScriptLanguage = 'Native' | 'PlutusV1' | 'PlutusV2' | 'PlutusV3'
+
+export interface ScriptRef {
+  readonly language: ScriptLanguage
+  /** The script bytes as they appear in a script reference (for Plutus: the CBOR byte string of flat). */
+  readonly bytes: Uint8Array
+}
+
+export interface Utxo {
+  readonly ref: TxOutRef
+  /** bech32 */
+  readonly address: string
+  readonly value: Value
+  /** Hash of the datum, when the output holds a datum hash. */
+  readonly datumHash?: string
+  /** The datum's CBOR, when inline or when the provider could resolve the hash. */
+  readonly datum?: Uint8Array
+  readonly scriptRef?: ScriptRef
+}
+
+export interface Ratio {
+  readonly numerator: bigint
+  readonly denominator: bigint
+}
+
+export interface ExUnits {
+  readonly mem: bigint
+  readonly steps: bigint
+}
+
+export interface ProtocolParameters {
+  readonly minFeeA: bigint
+  readonly minFeeB: bigint
+  readonly coinsPerUtxoByte: bigint
+  readonly maxTxSize: number
+  readonly maxValueSize: number
+  readonly keyDeposit: bigint
+  readonly poolDeposit: bigint
+  readonly priceMem: Ratio
+  readonly priceSteps: Ratio
+  readonly minFeeRefScriptCostPerByte: Ratio
+  readonly collateralPercentage: number
+  readonly maxCollateralInputs: number
+  readonly maxTxExUnits: ExUnits
+  /** Cost model parameters per Plutus language, in ledger order. */
+  readonly costModels: Readonly<Partial<Record<'PlutusV1' | 'PlutusV2' | 'PlutusV3', readonly bigint[]>>>
+  readonly protocolVersion: { readonly major: number; readonly minor: number }
+}
+
+/** One era's slot ↔ time mapping (POSIX milliseconds); `end` is absent for the current era. */
+export interface EraSummary {
+  readonly start: { readonly slot: bigint; readonly time: bigint }
+  readonly end?: { readonly slot: bigint; readonly time: bigint }
+  readonly slotLength: bigint
+}
+
+export interface ChainTip {
+  readonly slot: bigint
+  readonly blockNo: bigint
+  readonly blockHash: string
+}
+
+export type RedeemerTag = 'spend' | 'mint' | 'cert' | 'reward' | 'vote' | 'propose'
+
+export interface RedeemerBudget {
+  readonly tag: RedeemerTag
+  readonly index: number
+  readonly exUnits: ExUnits
+}
+
+export type TxStatus =
+  | { readonly status: 'unknown' }
+  | { readonly status: 'pending' }
+  | {
+      readonly status: 'confirmed'
+      readonly block: { readonly slot: bigint; readonly blockNo: bigint; readonly blockHash: string }
+    }
+
+export type ChainErrorKind =
+  /** The node (or ledger) refused the transaction; `reason` is its own words. */
+  | 'Rejected'
+  /** Script evaluation failed or could not run. */
+  | 'EvaluationFailed'
+  /** The node could not be reached or did not answer in time: try again later. */
+  | 'Unavailable'
+  /** The provider answered something we could not understand. */
+  | 'BadResponse'
+
+export class ChainError extends Error {
+  constructor(
+    readonly kind: ChainErrorKind,
+    readonly reason: string,
+    readonly details: Readonly<Record<string, unknown>> = {}
+  ) {
+    super(`${kind}: ${reason}`)
+    this.name = 'ChainError'
+  }
+}
+
+export interface ChainProvider {
+  readonly network: NetworkName
+  /** 1 for mainnet, 0 for every testnet (and the sandbox). */
+  readonly networkId: 0 | 1
+  /** The ledger era transactions are built for, e.g. 'conway'. */
+  era(): Promise<string>
+  protocolParameters(): Promise<ProtocolParameters>
+  eraSummaries(): Promise<readonly EraSummary[]>
+  tip(): Promise<ChainTip>
+  utxosAt(addresses: readonly string[]): Promise<Utxo[]>
+  /** Outputs by reference; unknown or spent references are simply absent from the result. */
+  utxosByRef(refs: readonly TxOutRef[]): Promise<Utxo[]>
+  /** ExUnits per redeemer; `additionalUtxos` are outputs not yet on chain that the tx spends or references. */
+  evaluate(tx: Uint8Array, additionalUtxos?: readonly Utxo[]): Promise<RedeemerBudget[]>
+  /** Resolves with the tx id once the node accepted the tx into its mempool; rejects with a ChainError. */
+  submit(tx: Uint8Array): Promise<string>
+  txStatus(txId: string): Promise<TxStatus>
+}
