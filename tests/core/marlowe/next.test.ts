@@ -7,6 +7,8 @@ import {
   type NextSteps
 } from '../../../src/core/marlowe/next'
 import type { Environment } from '../../../src/core/marlowe/semantics'
+import { stringifyJson } from '../../../src/core/json/lossless'
+import { encodeNextSteps } from '../../../src/core/marlowe/json/encode'
 import {
   ADA,
   CLOSE,
@@ -261,5 +263,35 @@ describe('next: parties filter', () => {
   it('filterByParties can drop everything but notify', () => {
     const all = applicableInputs(env(0n, 10n), emptyState(0n), contract)
     expect(filterByParties(all, [role('C')])).toEqual({ notify: all.notify, deposits: [], choices: [] })
+  })
+})
+
+describe('next steps JSON', () => {
+  it("encodes Runtime's GET /contracts/{id}/next body", () => {
+    const contract: Contract = {
+      type: 'When',
+      cases: [
+        {
+          type: 'Case',
+          action: { type: 'Deposit', account: role('A'), party: role('B'), token: ADA, value: 5n },
+          then: CLOSE
+        },
+        {
+          type: 'MerkleizedCase',
+          action: { type: 'Choice', choice: { name: 'c', owner: role('A') }, bounds: [{ from: 1n, to: 3n }] },
+          hash: 'ab'.repeat(32)
+        },
+        { type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }
+      ],
+      timeout: 1000n,
+      timeoutContinuation: CLOSE
+    }
+    const result = next({ timeInterval: { from: 0n, to: 10n } }, emptyState(0n), contract)
+    if (result.type !== 'Next') throw new Error('expected next steps')
+    expect(stringifyJson(encodeNextSteps(result))).toBe(
+      '{"applicable_inputs":{"choices":[{"can_choose_between":[{"from":1,"to":3}],"case_index":1,"for_choice":{"choice_name":"c","choice_owner":{"role_token":"A"}},"is_merkleized_continuation":true}],' +
+        '"deposits":[{"can_deposit":5,"case_index":0,"into_account":{"role_token":"A"},"is_merkleized_continuation":false,"of_token":{"currency_symbol":"","token_name":""},"party":{"role_token":"B"}}],' +
+        '"notify":{"case_index":2,"is_merkleized_continuation":false}},"can_reduce":false}'
+    )
   })
 })

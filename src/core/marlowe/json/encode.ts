@@ -25,6 +25,7 @@ import type {
   TransactionWarning,
   Value
 } from '../types'
+import type { NextSteps } from '../next'
 
 /** Builds an object; callers pass keys already in alphabetical order. */
 function obj(...entries: Array<readonly [string, JsonValue]>): JsonObject {
@@ -280,4 +281,43 @@ export function encodeMarloweData(d: MarloweData): JsonObject {
     ['marloweParams', obj(['rolesCurrency', d.params.rolesCurrency])],
     ['marloweState', encodeState(d.state)]
   )
+}
+
+/** Runtime's `GET /contracts/{id}/next` body. */
+export function encodeNextSteps(n: NextSteps): JsonObject {
+  const inputs = n.applicableInputs
+  const notify = inputs.notify
+  const applicable: Array<readonly [string, JsonValue]> = [
+    [
+      'choices',
+      inputs.choices.map((c) =>
+        obj(
+          ['can_choose_between', c.canChooseBetween.map(encodeBound)],
+          ['case_index', BigInt(c.caseIndex)],
+          ['for_choice', encodeChoiceId(c.choice)],
+          ['is_merkleized_continuation', c.isMerkleizedContinuation]
+        )
+      )
+    ],
+    [
+      'deposits',
+      inputs.deposits.map((d) =>
+        obj(
+          ['can_deposit', d.canDeposit],
+          ['case_index', BigInt(d.caseIndex)],
+          ['into_account', encodeParty(d.account)],
+          ['is_merkleized_continuation', d.isMerkleizedContinuation],
+          ['of_token', encodeToken(d.token)],
+          ['party', encodeParty(d.party)]
+        )
+      )
+    ]
+  ]
+  if (notify !== undefined) {
+    applicable.push([
+      'notify',
+      obj(['case_index', BigInt(notify.caseIndex)], ['is_merkleized_continuation', notify.isMerkleizedContinuation])
+    ])
+  }
+  return obj(['applicable_inputs', obj(...applicable)], ['can_reduce', n.canReduce])
 }
