@@ -1,0 +1,31 @@
+/**
+ * The keystore: HD (CIP-1852), watch-only and single-key wallets, encrypted at rest, signing behind
+ * `witness` so no key leaves it.
+ */
+export { Keystore } from './keystore'
+export type {
+  AccountKeyExport,
+  AddressQuery,
+  CreatedWallet,
+  CreateWalletInput,
+  DamagedWalletFile,
+  KeystoreOptions,
+  RestoreWalletInput,
+  ScanOptions,
+  SigningKeyInput,
+  VerificationKeyQuery,
+  WalletAddress,
+  WalletListing,
+  WatchOnlyInput,
+  WitnessProvider,
+  WitnessResult
+} from './keystore-api'
+export type { WalletInfo } from './wallet-info'
+export type { WalletKind } from './wallet-file'
+export { formatKeyPath, type KeyPath, type KeyRole } from './derivation'
+export { DEFAULT_GAP } from './key-scan'
+export { DEFAULT_MNEMONIC_LENGTH, generateMnemonic, type MnemonicLength } from './mnemonic'
+export { MIN_PASSWORD_LENGTH } from './request-checks'
+export { DEFAULT_SCRYPT, type ScryptParams } from './secret-box'
+export type { Clock, Schedule } from './sessions'
+export type { KeystoreErrorCode } from './errors'

@@ -1,0 +1,46 @@
+/**
+ * The keys a wallet holds, seen from its file record or from its unlocked session: what binds its secret,
+ * whether a decrypted secret is really its own, and whose key hashes it owns.
+ */
+import { accountXvkOf } from './derivation'
+import type { KeyOwner } from './key-scan'
+import type { SessionSecret } from './sessions'
+import { publicKeyOfSigningKey } from './signing'
+import { secretBinding, type WalletRecord } from './wallet-file'
+
+/** A wallet with an encrypted secret: any but a watch-only one. */
+export type SecretRecord = Exclude<WalletRecord, { kind: 'watch-only' }>
+
+export function bindingOf(record: SecretRecord): Uint8Array {
+  return secretBinding(record.kind, record.id, record.kind === 'hd' ? record.account.xvk : record.verificationKey)
+}
+
+/** Whether a decrypted secret has the right size and belongs to the wallet's public key. */
+export function secretMatches(record: SecretRecord, plaintext: Uint8Array): boolean {
+  if (record.kind === 'hd') return plaintext.length === 96 && sameBytes(accountXvkOf(plaintext), record.account.xvk)
+  return (
+    (plaintext.length === 32 || plaintext.length === 64) &&
+    sameBytes(publicKeyOfSigningKey(plaintext), record.verificationKey)
+  )
+}
+
+/** An unlocked session's secret, taking ownership of `plaintext`. */
+export function sessionSecretOf(record: SecretRecord, plaintext: Uint8Array): SessionSecret {
+  if (record.kind === 'hd') {
+    return { kind: 'hd', accountIndex: record.account.index, accountXvk: record.account.xvk, accountXprv: plaintext }
+  }
+  return { kind: 'single-key', verificationKey: record.verificationKey, signingKey: plaintext }
+}
+
+export function ownerOf(record: WalletRecord): KeyOwner {
+  return record.kind === 'single-key' ? { verificationKey: record.verificationKey } : { account: record.account }
+}
+
+export function sessionOwner(secret: SessionSecret): KeyOwner {
+  if (secret.kind === 'single-key') return { verificationKey: secret.verificationKey }
+  return { account: { index: secret.accountIndex, xvk: secret.accountXvk } }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i])
+}
