@@ -2,9 +2,11 @@
 /** `marlowe-desk`: the command line. Edges translate; the work happens in core and engine. */
 import type { Command, Output } from './command'
 import { contractCommands } from './commands/contract'
+import { keysCommands } from './commands/keys'
+import { EngineError } from '../engine/errors'
 import { CliError } from './errors'
 
-const COMMANDS: readonly Command[] = [...contractCommands]
+const COMMANDS: readonly Command[] = [...contractCommands, ...keysCommands]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -48,6 +50,10 @@ export async function main(args: readonly string[], io: Output): Promise<number>
     if (e instanceof CliError) {
       io.err(`marlowe-desk ${found.command.name}: ${e.message}`)
       return e.exitCode
+    }
+    if (e instanceof EngineError) {
+      io.err(`marlowe-desk ${found.command.name}: ${e.message} (${e.code})`)
+      return 1
     }
     io.err(
       `marlowe-desk ${found.command.name}: unexpected error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`
