@@ -1,0 +1,106 @@
+/**
+ * Where the Marlowe scripts live on each network: the script hashes and reference-script UTxOs of the script
+ * set Marlowe Runtime uses for new contracts, and the sandbox's stand-ins.
+ *
+ * mainnet, preprod, preview: Runtime's `caseAsDataV1Scripts` (runtime 1.0.0 on, Plutus V2), from
+ * marlowe-runtime `marlowe-runtime/src/Language/Marlowe/Runtime/Core/ScriptRegistry.hs` as summarised in
+ * shared/spec/runtime-api.md §11. The payout script sits at output #2 of the transaction whose output #1 holds
+ * the semantics script. Older script sets (contracts created before runtime 1.0.0) are not listed.
+ *
+ * The role-token minting policy has no entry: in Marlowe it is parameterised by each contract's seed UTxO, so
+ * every contract has its own (on the sandbox: `roleTokenPolicy(seed)`).
+ */
+import { formatShelleyAddress, type Credential } from '../core/cardano/address'
+import type { NetworkName, TxOutRef } from './provider'
+import { SANDBOX_REFERENCE_SCRIPTS } from './sandbox/reference-scripts'
+
+export interface DeployedScript {
+  /** Script hash, 28 bytes as lowercase hex. */
+  readonly hash: string
+  /** The UTxO holding the script as a reference script. */
+  readonly reference: TxOutRef
+}
+
+export interface MarloweDeployment {
+  readonly network: NetworkName
+  /** The semantics (Marlowe) validator. */
+  readonly semantics: DeployedScript
+  readonly payout: DeployedScript
+  readonly openRole: DeployedScript
+  /** True on the sandbox: always-succeeding stand-ins, not the real validators. */
+  readonly standIn: boolean
+}
+
+const RUNTIME_SCRIPTS = {
+  semantics: '377325ad84a55ba0282d844dff2d5f0f18c33fd4a28a0a9d73c6f60d',
+  payout: 'fcb8885eb5e4f9a5cfca3c75e8c7280e482af32dcdf2d13e47d05d27',
+  openRole: '2722e12a53dfb4fe3742b8a2c0534bd16b0b5ae492a3d76554bbe8a5'
+} as const
+
+function runtimeDeployment(network: NetworkName, scriptsTx: string, openRoleTx: string): MarloweDeployment {
+  return Object.freeze({
+    network,
+    semantics: { hash: RUNTIME_SCRIPTS.semantics, reference: { txId: scriptsTx, index: 1 } },
+    payout: { hash: RUNTIME_SCRIPTS.payout, reference: { txId: scriptsTx, index: 2 } },
+    openRole: { hash: RUNTIME_SCRIPTS.openRole, reference: { txId: openRoleTx, index: 1 } },
+    standIn: false
+  })
+}
+
+function sandboxDeployment(): MarloweDeployment {
+  const entry = (r: (typeof SANDBOX_REFERENCE_SCRIPTS)[keyof typeof SANDBOX_REFERENCE_SCRIPTS]): DeployedScript => ({
+    hash: r.script.hash,
+    reference: r.ref
+  })
+  return Object.freeze({
+    network: 'sandbox',
+    semantics: entry(SANDBOX_REFERENCE_SCRIPTS.semantics),
+    payout: entry(SANDBOX_REFERENCE_SCRIPTS.payout),
+    openRole: entry(SANDBOX_REFERENCE_SCRIPTS.openRole),
+    standIn: true
+  })
+}
+
+export const MARLOWE_DEPLOYMENTS: Readonly<Record<NetworkName, MarloweDeployment>> = Object.freeze({
+  // runtime-api.md §11, row "mainnet"
+  mainnet: runtimeDeployment(
+    'mainnet',
+    '9e2f6031d9bd6ff1d08f38ff469657b8dac63ab78854a1fccca6b922292d0fce',
+    '71ac89e01f9b48ec9c388555f7b1d3ed8195d3013e47de6e0d64084311d9129e'
+  ),
+  // runtime-api.md §11, row "preprod (1)"
+  preprod: runtimeDeployment(
+    'preprod',
+    '9679fc6b0bb0d3d5e1fb09a4be589707553caefe6028bd726c8421066ec6bff7',
+    'e3f2fc0da8eed52092eb909848365ab534177aea8321432f50e553848a7911c4'
+  ),
+  // runtime-api.md §11, row "preview (2)"
+  preview: runtimeDeployment(
+    'preview',
+    '63e44f2ab9304e6d16aeceda07493d5ceb88e7f2d5e147dd208ef5edf3fbb436',
+    '4d1143205fd42dbc1d0c52a128bd6bad30d72ba49e15f80eb6b5bee803ca2cdc'
+  ),
+  // Computed: the stand-ins of ./sandbox/stand-ins.ts at the genesis outputs of ./sandbox/reference-scripts.ts.
+  sandbox: sandboxDeployment()
+})
+
+export function marloweDeployment(network: NetworkName): MarloweDeployment {
+  return MARLOWE_DEPLOYMENTS[network]
+}
+
+const isMainnet = (network: NetworkName): boolean => network === 'mainnet'
+
+/** The payout validator's address: its script hash as payment credential, no stake credential. */
+export function payoutValidatorAddress(network: NetworkName): string {
+  const { payout } = MARLOWE_DEPLOYMENTS[network]
+  return formatShelleyAddress({ mainnet: isMainnet(network), payment: { type: 'script', hash: payout.hash } })
+}
+
+/** The semantics validator's address, with the stake credential contracts delegate to, if any. */
+export function semanticsValidatorAddress(network: NetworkName, stake?: Credential): string {
+  const { semantics } = MARLOWE_DEPLOYMENTS[network]
+  const payment: Credential = { type: 'script', hash: semantics.hash }
+  return formatShelleyAddress(
+    stake === undefined ? { mainnet: isMainnet(network), payment } : { mainnet: isMainnet(network), payment, stake }
+  )
+}

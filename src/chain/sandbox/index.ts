@@ -1,0 +1,61 @@
+/**
+ * # The sandbox chain
+ *
+ * A local Conway ledger in the app's own process, for trying Marlowe contracts without a node or real funds:
+ * `SandboxProvider` (network `'sandbox'`, network id 0) implements `ChainProvider` on @blaze-cardano/emulator
+ * 0.4.5 — a third-party ledger that checks signatures, inputs, fees, min-ADA, value conservation, collateral,
+ * validity intervals and budgets — with real Plutus V1/V2/V3 evaluation by aiken's `uplc` (wasm).
+ *
+ * ## The Marlowe scripts here are stand-ins
+ * The real Marlowe validators are not available to this app, so the sandbox deploys **stand-in Plutus V2
+ * scripts that always succeed**, one per role (semantics, payout, open-role; `stand-ins.ts`), as reference
+ * scripts at genesis, and `roleTokenPolicy(seed)` gives each contract its own always-succeeding role-token
+ * policy. On the sandbox, **Marlowe's rules are enforced by our engine before it builds a transaction; the
+ * ledger enforces everything else.** A transaction that the real validator would reject can land here.
+ *
+ * ## Genesis (the same in every sandbox)
+ * | wallet | address (network 0) | genesis UTxOs |
+ * |---|---|---|
+ * | alice, bob, carol, dave | `SANDBOX_WALLETS[i].address` | 5,000 + 3,000 + 1,995 + 5 ada (the last is collateral-sized) |
+ * | faucet | `SANDBOX_FAUCET.address` | 100,000,000 ada |
+ * Mnemonics and keys are public test values (`wallets.ts`). Protocol parameters are the emulator's
+ * mainnet-like defaults plus the Conway reference-script fee (`params.ts`).
+ *
+ * ## Ledger rules added to the emulator's
+ * - one queue, and each accepted transaction is confirmed at once, so no two transactions can spend one UTxO;
+ * - before the emulator sees a transaction (`checks.ts`): network id of body and addresses, auxiliary data hash,
+ *   script data hash, a redeemer for every Plutus-locked input and Plutus mint (also through reference
+ *   scripts), no redeemer pointing at nothing, no Plutus V1/V2 input without a datum;
+ * - an unsigned transaction is rejected with the ledger's words instead of crashing the emulator;
+ * - the Plutus evaluator's wasm is replaced every 200 evaluations, so its leak stays bounded (`evaluator.ts`).
+ * Every refusal is a `ChainError('Rejected', reason)`; evaluation failures are `EvaluationFailed`.
+ *
+ * ## Time
+ * Slot 0 starts at `zeroTime` (a new sandbox's creation time), one slot per second. The clock follows the wall
+ * clock and can be moved ahead with `advanceTo(posixMs)` / `advanceSlots(n)`; it never goes back. Blocks are
+ * made per transaction at the current slot, so several blocks can share a slot.
+ *
+ * ## Persistence
+ * With a `dataDir`, the ledger is saved after every confirmed transaction and every jump of the clock
+ * (`state-file.ts` describes the file) and restored on `open`; an unusable file is refused, never overwritten.
+ * Not saved: stake accounts, pools and governance state, which Marlowe does not use.
+ */
+export { SandboxProvider, type SandboxOptions } from './sandbox-provider'
+export {
+  SANDBOX_WALLETS,
+  SANDBOX_FAUCET,
+  sandboxWallet,
+  signWithSandboxWallets,
+  type SandboxWallet,
+  type SandboxWalletName
+} from './wallets'
+export { STAND_IN_VALIDATORS, roleTokenPolicy, type StandInScript, type StandInRole } from './stand-ins'
+export { SANDBOX_REFERENCE_SCRIPTS, type ReferenceScriptOutput } from './reference-scripts'
+export {
+  GENESIS_ID,
+  GENESIS_OUTPUTS,
+  WALLET_GENESIS_LOVELACE,
+  FAUCET_GENESIS_LOVELACE,
+  type GenesisOutput
+} from './genesis'
+export { STATE_FILE_NAME } from './state-file'

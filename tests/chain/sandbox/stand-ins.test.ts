@@ -1,0 +1,97 @@
+import { UPLCDecoder } from '@blaze-cardano/uplc'
+import { Script, PlutusV2Script, HexBlob } from '@blaze-cardano/core'
+import { describe, expect, test } from 'vitest'
+import { roleTokenPolicy, STAND_IN_VALIDATORS, type StandInScript } from '../../../src/chain/sandbox'
+import { encodeProgram, type Term } from '../../../src/chain/sandbox/flat'
+import { bytesToHex } from '../../../src/core/bytes'
+import { CSL, withCsl } from '../../../src/engine/csl'
+
+/** The flat program inside a script's CBOR byte string (these are all 24–255 bytes: a two-byte head). */
+function flatOf(script: StandInScript): string {
+  expect(script.bytes[0]).toBe(0x58)
+  expect(script.bytes[1]).toBe(script.bytes.length - 2)
+  return bytesToHex(script.bytes.subarray(2))
+}
+
+const cslHash = (s: StandInScript): string =>
+  withCsl((scope) => {
+    const script = scope.own(CSL.PlutusScript.new_v2(s.bytes))
+    expect(script.language_version().kind()).toBe(CSL.LanguageKind.PlutusV2)
+    return scope.own(script.hash()).to_hex()
+  })
+
+const blazeHash = (s: StandInScript): string =>
+  Script.newPlutusV2Script(new PlutusV2Script(HexBlob(bytesToHex(s.bytes)))).hash()
+
+const seed = { txId: '5f'.repeat(32), index: 1 }
+
+describe('flat encoding', () => {
+  test('writes the program of the tooling notes byte for byte', () => {
+    // (lam d (lam r (lam c [(lam _ (con unit ())) (con integer 1)]))), encoded by @blaze-cardano/uplc.
+    const apply: Term = {
+      kind: 'apply',
+      fn: { kind: 'lam', body: { kind: 'unit' } },
+      arg: { kind: 'integer', value: 1n }
+    }
+    const program = encodeProgram({ kind: 'lam', body: { kind: 'lam', body: { kind: 'lam', body: apply } } })
+    expect(bytesToHex(program)).toBe('01000022232499200201')
+  })
+
+  test('round-trips through the uplc decoder: integers of any sign and size, long byte strings', () => {
+    const bytes = Uint8Array.from({ length: 600 }, (_, i) => i % 251)
+    for (const value of [0n, -1n, 63n, -64n, 2n ** 70n, -(3n ** 50n)]) {
+      const decoded = UPLCDecoder.decodeFromHex(bytesToHex(encodeProgram({ kind: 'integer', value })))
+      expect(decoded).toEqual({ version: '1.0.0', body: { type: 'Constant', valueType: 'Integer', value } })
+    }
+    const decoded = UPLCDecoder.decodeFromHex(bytesToHex(encodeProgram({ kind: 'bytes', value: bytes }, [1, 1, 0])))
+    expect(decoded.version).toBe('1.1.0')
+    expect(decoded.body).toMatchObject({ type: 'Constant', valueType: 'ByteString' })
+    expect(bytesToHex((decoded.body as { value: Uint8Array }).value)).toBe(bytesToHex(bytes))
+  })
+})
+
+describe('stand-in scripts', () => {
+  test('are Plutus V2 programs that ignore their arguments and return unit', () => {
+    for (const script of Object.values(STAND_IN_VALIDATORS)) {
+      const { body } = UPLCDecoder.decodeFromHex(flatOf(script))
+      expect(body).toMatchObject({
+        type: 'Lambda',
+        body: {
+          type: 'Lambda',
+          body: {
+            type: 'Lambda',
+            body: { type: 'Apply', function: { type: 'Lambda', body: { type: 'Constant', valueType: 'Unit' } } }
+          }
+        }
+      })
+    }
+    expect(UPLCDecoder.decodeFromHex(flatOf(roleTokenPolicy(seed))).body).toMatchObject({
+      type: 'Lambda',
+      body: { type: 'Lambda', body: { type: 'Apply', argument: { type: 'Constant', valueType: 'ByteString' } } }
+    })
+  })
+
+  test('hash as CSL and Blaze hash them, and are distinct per role', () => {
+    const all = [...Object.values(STAND_IN_VALIDATORS), roleTokenPolicy(seed)]
+    for (const s of all) {
+      expect(s.hash).toBe(cslHash(s))
+      expect(s.hash).toBe(blazeHash(s))
+    }
+    expect(new Set(all.map((s) => s.hash)).size).toBe(all.length)
+    expect(Object.fromEntries(Object.entries(STAND_IN_VALIDATORS).map(([role, s]) => [role, s.hash]))).toEqual({
+      semantics: 'ba6802305bc52c06c7c96485f7f1d31db2f45de1a5f76a74c3d6953b',
+      payout: 'c255f2a13267d87fd3105b0577912ee7ffcb8e6c209f4db94fd6c324',
+      openRole: '64b6e306dfebd78635f88976c4178a7f339d718455aabee97ec2a0d7'
+    })
+  })
+
+  test('role-token policies: one per seed UTxO, the same for the same seed', () => {
+    const policy = roleTokenPolicy(seed)
+    expect(roleTokenPolicy({ ...seed })).toEqual(policy)
+    expect(roleTokenPolicy({ ...seed, index: 2 }).hash).not.toBe(policy.hash)
+    expect(roleTokenPolicy({ txId: '60'.repeat(32), index: 1 }).hash).not.toBe(policy.hash)
+    expect(flatOf(policy)).toContain(seed.txId)
+    expect(() => roleTokenPolicy({ txId: 'abcd', index: 0 })).toThrow(/32 bytes/)
+    expect(() => roleTokenPolicy({ ...seed, index: -1 })).toThrow(/32-bit natural/)
+  })
+})
