@@ -1,5 +1,14 @@
 /** `npm run bench`: every benchmark, each printed with its ratio against a named peer measured in the same run. */
 import { benchMarloweCore } from './marlowe-core.bench'
+import { benchSandbox } from './sandbox.bench'
 
-console.log(`# Marlowe Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`)
-benchMarloweCore()
+async function main(): Promise<void> {
+  console.log(`# Marlowe Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`)
+  benchMarloweCore()
+  await benchSandbox()
+}
+
+void main().catch((e: unknown) => {
+  console.error(e)
+  process.exitCode = 1
+})

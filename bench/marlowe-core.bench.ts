@@ -159,7 +159,7 @@ export function benchMarloweCore(): void {
     what: 'Plutus Data encode, the same datums from the Marlowe model',
     unit: 'MB/s',
     ours: oursEncode.opsPerSecond * datumMb,
-    peerName: 'CSL PlutusData.to_bytes (generic)',
+    peerName: 'CSL PlutusData.to_bytes (re-emits the bytes it decoded: no encoding work)',
     peer: cslEncode.opsPerSecond * datumMb
   })
   for (const d of cslDatums) d.free()
