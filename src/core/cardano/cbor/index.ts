@@ -1,0 +1,13 @@
+/** A safe CBOR reader for untrusted bytes: items with byte offsets, encoding issues, one error type. */
+export { CborError } from './error'
+export type { CborArray, CborBytes, CborFloat, CborInt, CborItem, CborMap, CborSimple, CborTag, CborText } from './item'
+export { EncodingIssueLog, type EncodingIssue, type EncodingIssueKind } from './issues'
+export {
+  CborReader,
+  DEFAULT_MAX_BIGNUM_BYTES,
+  DEFAULT_MAX_DEPTH,
+  compareCanonical,
+  decodeCbor,
+  type CborReaderOptions
+} from './reader'
+export { encodeHead, encodeInt } from './writer'

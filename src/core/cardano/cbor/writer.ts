@@ -1,0 +1,24 @@
+/** The few CBOR encodings the core writes itself (e.g. language views for the script data hash): canonical heads. */
+const UINT64_LIMIT = 1n << 64n
+
+/** The shortest head of major type `major` with argument `n` (0 ≤ n < 2^64). */
+export function encodeHead(major: number, n: bigint | number): Uint8Array {
+  const value = BigInt(n)
+  if (value < 0n || value >= UINT64_LIMIT) throw new RangeError(`CBOR head argument ${value} is out of range`)
+  const type = major << 5
+  if (value < 24n) return Uint8Array.of(type | Number(value))
+  const size = value < 0x100n ? 1 : value < 0x10000n ? 2 : value < 0x100000000n ? 4 : 8
+  const out = new Uint8Array(1 + size)
+  out[0] = type | (24 + Math.log2(size))
+  let rest = value
+  for (let i = size; i >= 1; i--) {
+    out[i] = Number(rest & 0xffn)
+    rest >>= 8n
+  }
+  return out
+}
+
+/** A CBOR integer (major type 0 or 1); −2^64 ≤ n < 2^64. */
+export function encodeInt(n: bigint): Uint8Array {
+  return n >= 0n ? encodeHead(0, n) : encodeHead(1, -1n - n)
+}

@@ -1,0 +1,59 @@
+/**
+ * The language views of the script data hash (Alonzo–Conway CDDL): a canonical map from language to its cost
+ * model. Keys sort canonically (shorter encoding first), so PlutusV2 (`01`) and V3 (`02`) come before V1,
+ * whose view keeps two historical quirks: its key is the byte string `41 00` rather than `00`, and its cost
+ * model is an *indefinite* list wrapped in a byte string.
+ */
+import { encodeHead, encodeInt } from '../cbor'
+import type { ScriptLanguage } from '../tx'
+import type { ReviewProtocolParameters } from './types'
+
+type PlutusLanguage = 'PlutusV1' | 'PlutusV2' | 'PlutusV3'
+
+const MAJOR_BYTES = 2
+const MAJOR_ARRAY = 4
+const MAJOR_MAP = 5
+const CANONICAL_ORDER: readonly PlutusLanguage[] = ['PlutusV2', 'PlutusV3', 'PlutusV1']
+const KEY: Readonly<Record<PlutusLanguage, Uint8Array>> = {
+  PlutusV1: Uint8Array.of(0x41, 0x00),
+  PlutusV2: Uint8Array.of(0x01),
+  PlutusV3: Uint8Array.of(0x02)
+}
+
+/** The encoded views, or the first language whose cost model is missing. */
+export function encodeLanguageViews(
+  languages: ReadonlySet<ScriptLanguage>,
+  costModels: NonNullable<ReviewProtocolParameters['costModels']>
+): { bytes: Uint8Array } | { missing: PlutusLanguage } {
+  const parts: Uint8Array[] = []
+  let count = 0
+  for (const language of CANONICAL_ORDER) {
+    if (!languages.has(language)) continue
+    const model = costModels[language]
+    if (model === undefined) return { missing: language }
+    count += 1
+    parts.push(KEY[language], language === 'PlutusV1' ? v1View(model) : definiteList(model))
+  }
+  return { bytes: concat([encodeHead(MAJOR_MAP, count), ...parts]) }
+}
+
+function definiteList(model: readonly bigint[]): Uint8Array {
+  return concat([encodeHead(MAJOR_ARRAY, model.length), ...model.map(encodeInt)])
+}
+
+function v1View(model: readonly bigint[]): Uint8Array {
+  const list = concat([Uint8Array.of(0x9f), ...model.map(encodeInt), Uint8Array.of(0xff)])
+  return concat([encodeHead(MAJOR_BYTES, list.length), list])
+}
+
+export function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const p of parts) length += p.length
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}

@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest'
+import { reviewTransaction, type ReviewContext } from '../../../../src/core/cardano/review'
+import {
+  encodeInput,
+  encodeMarloweData as marloweJson,
+  encodePayment,
+  encodeState
+} from '../../../../src/core/marlowe/json/encode'
+import { encodeMarloweData } from '../../../../src/core/marlowe/plutus/marlowe-data'
+import { ADA, CLOSE, type Party } from '../../../../src/core/marlowe/types'
+import { onDeposit, when } from '../../../../src/core/marlowe/examples/dsl'
+import {
+  APPLY_END,
+  APPLY_START,
+  BUYER,
+  COST_MODEL_V2,
+  DEPOSIT,
+  ERAS,
+  FAKE_SEMANTICS,
+  MIN_ADA,
+  PRICE,
+  PUBLISHED_PAYOUT_HASH,
+  PUBLISHED_SEMANTICS_HASH,
+  ROLES_CURRENCY,
+  SELLER,
+  TX_C,
+  depositedDatum,
+  initialDatum,
+  marloweApplyInputs,
+  marloweApplyTx,
+  marloweCreateTx,
+  payoutWithdrawInputs,
+  payoutWithdrawTx,
+  scriptAddress,
+  scriptHash,
+  slotTime,
+  txIdOf
+} from '../tx/fixtures'
+
+const SEMANTICS = scriptHash(FAKE_SEMANTICS)
+const KNOWN: ReviewContext = { eraSummaries: ERAS, marloweScripts: { [SEMANTICS]: 'marlowe-semantics' } }
+const create = marloweCreateTx(SEMANTICS)
+const createId = txIdOf(create)
+const interval = { from: slotTime(APPLY_START), to: slotTime(APPLY_END) - 1n }
+
+function resolved(before = initialDatum()): ReviewContext {
+  return {
+    ...KNOWN,
+    resolvedInputs: marloweApplyInputs(createId, before),
+    protocolParameters: { costModels: { PlutusV2: COST_MODEL_V2 } }
+  }
+}
+
+describe('Marlowe create', () => {
+  it('recognises the published semantics validator and decodes the datum as Runtime JSON', () => {
+    const review = reviewTransaction(marloweCreateTx(), { eraSummaries: ERAS })
+    const output = review.outputs[0]!
+    expect(output.address).toMatchObject({
+      text: scriptAddress(PUBLISHED_SEMANTICS_HASH),
+      owner: 'script',
+      scriptName: 'marlowe-semantics',
+      payment: { type: 'script', hash: PUBLISHED_SEMANTICS_HASH, scriptName: 'marlowe-semantics' }
+    })
+    expect(output.datum).toMatchObject({ form: 'hash', source: 'witness-set' })
+    expect(output.datum?.content).toEqual({
+      type: 'marlowe-data',
+      marlowe: marloweJson(initialDatum()),
+      nextTimeout: slotTime(10_000)
+    })
+    expect(review.marlowe).toEqual({
+      steps: [],
+      created: [{ output: 0n, rolesCurrency: '', nextTimeout: slotTime(10_000) }],
+      withdrawals: []
+    })
+    expect(review.datums).toMatchObject([{ usedBy: ['output 0'], content: { type: 'marlowe-data' } }])
+  })
+
+  it('reads the Runtime tags under label 1564 and checks the datums-only script data hash', () => {
+    const review = reviewTransaction(marloweCreateTx())
+    expect(review.metadata?.marlowe).toEqual({
+      version: 2n,
+      tags: [{ tag: 'escrow' }, { tag: 'desk.test', payload: { n: 1n } }]
+    })
+    expect(review.scriptDataHash).toMatchObject({ status: 'match', languages: [] })
+    expect(review.warnings.map((w) => w.code)).toEqual(['unresolved-inputs'])
+  })
+
+  it('needs to be told about other deployments', () => {
+    expect(reviewTransaction(create).marlowe.created).toEqual([])
+    expect(reviewTransaction(create, KNOWN).marlowe.created).toHaveLength(1)
+  })
+})
+
+describe('Marlowe apply: what the contract will do', () => {
+  it('runs the semantics on the spent datum and the redeemer over the validity interval', () => {
+    const review = reviewTransaction(marloweApplyTx(createId), resolved())
+    const after = depositedDatum()
+    expect(review.marlowe.steps).toEqual([
+      {
+        input: { txId: createId, index: 0n },
+        datumSource: 'witness-set',
+        rolesCurrency: '',
+        inputs: [encodeInput(DEPOSIT)],
+        interval,
+        result: {
+          type: 'success',
+          payments: [],
+          warnings: [],
+          state: encodeState(after.state),
+          contract: marloweJson(after).marloweContract,
+          closes: false,
+          nextTimeout: slotTime(20_000),
+          continuingOutput: 0n,
+          continuationMatches: true
+        }
+      }
+    ])
+    expect(review.redeemers[0]?.marloweInputs).toEqual([encodeInput(DEPOSIT)])
+    expect(review.inputs[0]).toMatchObject({
+      owner: 'script',
+      address: { scriptName: 'marlowe-semantics' },
+      redeemer: 0n
+    })
+    expect(review.scriptDataHash.status).toBe('match')
+    expect(review.warnings).toEqual([])
+  })
+
+  it('infers the spent datum offline when exactly one candidate fits', () => {
+    const review = reviewTransaction(marloweApplyTx(createId), KNOWN)
+    const [step] = review.marlowe.steps
+    expect(step?.datumSource).toBe('inferred')
+    expect(step?.result).toMatchObject({ type: 'success', continuingOutput: 0n, continuationMatches: true })
+  })
+
+  it('flags a continuing output whose datum is not the new state', () => {
+    const wrong = encodeMarloweData(initialDatum())
+    const review = reviewTransaction(marloweApplyTx(createId, { outputDatum: wrong }), resolved())
+    expect(review.marlowe.steps[0]?.result).toMatchObject({ type: 'success', continuationMatches: false })
+    expect(review.warnings).toContainEqual({
+      code: 'marlowe-failure',
+      severity: 'danger',
+      message: `The Marlowe validator will fail at ${createId}#0: the continuing output does not carry the new state as a datum hash.`
+    })
+  })
+
+  it('reports inputs the contract rejects', () => {
+    const short = { content: { ...DEPOSIT.content, amount: PRICE - 1n } } as typeof DEPOSIT
+    const review = reviewTransaction(marloweApplyTx(createId, { inputs: [short] }), resolved())
+    expect(review.marlowe.steps[0]?.result).toEqual({ type: 'error', error: 'TEApplyNoMatchError' })
+    expect(review.warnings.map((w) => [w.code, w.message])).toContainEqual([
+      'marlowe-failure',
+      `The Marlowe contract at ${createId}#0 rejects these inputs: "TEApplyNoMatchError".`
+    ])
+  })
+
+  it('reports payments when the contract closes, and an output sent back to a closed contract', () => {
+    const party = (address: string): Party => ({ type: 'Address', address })
+    const before = initialDatum(
+      when([onDeposit(party(SELLER.enterprise), party(BUYER.enterprise), ADA, PRICE, CLOSE)], slotTime(10_000))
+    )
+    const closing = reviewTransaction(marloweApplyTx(createId, { before, continuation: false }), resolved(before))
+    const result = closing.marlowe.steps[0]?.result
+    expect(result).toMatchObject({ type: 'success', closes: true })
+    if (result?.type !== 'success') throw new Error('not a success')
+    expect(result.payments).toEqual([
+      encodePayment({
+        from: party(SELLER.enterprise),
+        to: { type: 'Party', party: party(SELLER.enterprise) },
+        token: ADA,
+        amount: MIN_ADA + PRICE
+      })
+    ])
+    expect(result.continuingOutput).toBeUndefined()
+    expect(closing.warnings).toEqual([])
+
+    const leftover = reviewTransaction(marloweApplyTx(createId, { before }), resolved(before))
+    expect(leftover.marlowe.steps[0]?.result).toMatchObject({
+      closes: true,
+      continuingOutput: 0n,
+      continuationMatches: false
+    })
+    expect(leftover.warnings.map((w) => w.message)).toContain(
+      `The Marlowe validator will fail at ${createId}#0: the contract closes, yet output 0 goes back to the Marlowe script.`
+    )
+  })
+
+  it('needs era summaries to read the validity interval as Marlowe time', () => {
+    const review = reviewTransaction(marloweApplyTx(createId), { ...resolved(), eraSummaries: [] })
+    expect(review.marlowe.steps[0]?.result).toEqual({
+      type: 'not-run',
+      reason: 'Marlowe needs a validity interval bounded on both sides, and era summaries to read it as time'
+    })
+  })
+})
+
+describe('Marlowe role payout withdrawal', () => {
+  it('names the role whose payout is withdrawn', () => {
+    const review = reviewTransaction(payoutWithdrawTx(), {
+      resolvedInputs: payoutWithdrawInputs(),
+      wallets: [{ id: 'me', keyHashes: [SELLER.hash] }]
+    })
+    expect(review.marlowe.withdrawals).toEqual([
+      { input: { txId: TX_C, index: 1n }, rolesCurrency: ROLES_CURRENCY, role: 'Seller' }
+    ])
+    const payout = review.inputs.find((i) => i.ref.txId === TX_C)
+    expect(payout?.address).toMatchObject({ scriptName: 'marlowe-payout', payment: { hash: PUBLISHED_PAYOUT_HASH } })
+    expect(payout?.datum?.content).toEqual({ type: 'marlowe-payout', rolesCurrency: ROLES_CURRENCY, role: 'Seller' })
+    expect(review.netEffect[0]).toMatchObject({ wallet: 'me', lovelace: 2_400_000n - 12_000_000n, assets: [] })
+    // The collateral input holds the role token and there is no collateral return.
+    expect(review.warnings.map((w) => [w.code, w.severity])).toEqual([['collateral-has-tokens', 'danger']])
+  })
+})
