@@ -45,6 +45,12 @@ export default tseslint.config(
     }
   },
   {
+    // CommonJS preloads (node --require) are plain scripts.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' }
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-properties': [
@@ -71,6 +77,32 @@ export default tseslint.config(
       '**/preload/**',
       '**/renderer/**',
       '**/api/**'
+    )
+  },
+  {
+    files: ['src/chain/**/*.ts'],
+    rules: forbid(
+      'electron',
+      '**/engine/**',
+      '**/store/**',
+      '**/server/**',
+      '**/cli/**',
+      '**/main/**',
+      '**/preload/**',
+      '**/renderer/**'
+    )
+  },
+  {
+    files: ['src/csl/**/*.ts'],
+    rules: forbid(
+      'electron',
+      '**/core/**',
+      '**/engine/**',
+      '**/chain/**',
+      '**/store/**',
+      '**/server/**',
+      '**/cli/**',
+      '**/main/**'
     )
   }
 )

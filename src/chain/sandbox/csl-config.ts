@@ -1,5 +1,5 @@
 /** A CSL `TransactionBuilderConfig` from `ProtocolParameters` (the faucet's, and anyone's building for the sandbox). */
-import { CSL, type CslScope } from '../../engine/csl'
+import { CSL, type CslScope } from '../../csl'
 import type { ProtocolParameters, Ratio } from '../provider'
 
 function big(s: CslScope, n: bigint): CSL.BigNum {

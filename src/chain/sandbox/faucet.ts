@@ -3,7 +3,7 @@
  * a real transaction id, shows up in `txStatus`, goes through the same checks and queue as every other
  * transaction, and the faucet's own funds go down.
  */
-import { CSL, withCsl, type CslScope } from '../../engine/csl'
+import { CSL, withCsl, type CslScope } from '../../csl'
 import { ChainError, type ProtocolParameters, type Utxo } from '../provider'
 import { txBuilderConfig } from './csl-config'
 import { SANDBOX_FAUCET, signWithSandboxWallets } from './wallets'

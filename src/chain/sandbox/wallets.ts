@@ -9,7 +9,7 @@
 import { mnemonicToEntropy } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { bytesToHex } from '../../core/bytes'
-import { withCsl, CSL } from '../../engine/csl'
+import { withCsl, CSL } from '../../csl'
 
 export type SandboxWalletName = 'alice' | 'bob' | 'carol' | 'dave' | 'faucet'
 

@@ -77,7 +77,7 @@ Exit code 1 with the path and reason when the file is not a valid contract.`,
       tokens: facts.tokens.map(encodeToken),
       deadlines: BigInt(facts.timeouts.length),
       lastDeadline: lastDeadline ?? null,
-      merkleizedCases: BigInt(facts.merkleizedCases),
+      merkleizedCases: BigInt(facts.merkleHashes.length),
       nodes: BigInt(facts.nodes),
       datumBytes: BigInt(datumBytes)
     }
@@ -91,7 +91,7 @@ Exit code 1 with the path and reason when the file is not a valid contract.`,
         `addresses: ${facts.parties.flatMap((p) => (p.type === 'Address' ? [p.address] : [])).join(', ') || 'none'}`,
         `tokens: ${facts.tokens.map((t) => (t.currencySymbol === '' ? 'ada' : `${t.currencySymbol}.${t.tokenName}`)).join(', ') || 'none'}`,
         `deadlines: ${facts.timeouts.length}, last ${deadline}`,
-        `merkleized cases: ${facts.merkleizedCases}`,
+        `merkleized cases: ${facts.merkleHashes.length}`,
         `initial datum: ${datumBytes} bytes`
       ].join('\n')
     )

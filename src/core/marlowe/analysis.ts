@@ -1,33 +1,47 @@
-/** Static facts about a contract: the parties, roles and tokens it mentions, its size and deadlines. */
-import { partyEquals, tokenEquals } from './equality'
-import type { Action, Contract, Observation, Party, Token, Value } from './types'
+/**
+ * Static facts about a contract (and optionally its state): the parties, roles, addresses and tokens it
+ * mentions, its merkleized continuation hashes, deadlines and size — what the safety checks, the min-UTxO
+ * bound and the CLI's summary need (Haskell `Language.Marlowe.Core.V1.Plate` extractors). One iterative walk,
+ * so deep contracts cannot overflow the stack.
+ */
+import type { Action, Contract, Observation, Party, State, Token, Value } from './types'
 
 export interface ContractFacts {
   /** Every distinct party, in order of first mention. */
   readonly parties: readonly Party[]
-  /** Role names, in order of first mention (the role tokens a create must mint or find). */
   readonly roles: readonly string[]
+  readonly addresses: readonly string[]
   readonly tokens: readonly Token[]
-  /** Timeouts in contract order, including repeats. */
+  readonly merkleHashes: readonly string[]
+  /** Timeouts of every When, including repeats. */
   readonly timeouts: readonly bigint[]
-  readonly merkleizedCases: number
   /** Contract nodes (Close, Pay, If, When, Let, Assert). */
   readonly nodes: number
 }
 
 class Collector {
-  readonly parties: Party[] = []
+  private readonly tokenKeys = new Set<string>()
   readonly tokens: Token[] = []
+  readonly roles = new Set<string>()
+  readonly addresses = new Set<string>()
+  readonly merkleHashes = new Set<string>()
+  readonly parties: Party[] = []
   readonly timeouts: bigint[] = []
-  merkleizedCases = 0
   nodes = 0
 
-  party(p: Party): void {
-    if (!this.parties.some((q) => partyEquals(p, q))) this.parties.push(p)
+  token(t: Token): void {
+    const key = `${t.currencySymbol}.${t.tokenName}`
+    if (this.tokenKeys.has(key)) return
+    this.tokenKeys.add(key)
+    this.tokens.push(t)
   }
 
-  token(t: Token): void {
-    if (!this.tokens.some((u) => tokenEquals(t, u))) this.tokens.push(t)
+  party(p: Party): void {
+    const known = p.type === 'Role' ? this.roles.has(p.role) : this.addresses.has(p.address)
+    if (known) return
+    this.parties.push(p)
+    if (p.type === 'Role') this.roles.add(p.role)
+    else this.addresses.add(p.address)
   }
 
   value(v: Value): void {
@@ -85,8 +99,8 @@ class Collector {
   action(a: Action): void {
     switch (a.type) {
       case 'Deposit':
-        this.party(a.party)
         this.party(a.account)
+        this.party(a.party)
         this.token(a.token)
         this.value(a.value)
         return
@@ -114,17 +128,16 @@ class Collector {
           break
         case 'If':
           this.observation(c.observation)
-          pending.push(c.else, c.then)
+          pending.push(c.then, c.else)
           break
         case 'When':
           this.timeouts.push(c.timeout)
-          pending.push(c.timeoutContinuation)
-          for (let i = c.cases.length - 1; i >= 0; i -= 1) {
-            const k = c.cases[i]!
-            this.action(k.action)
-            if (k.type === 'Case') pending.push(k.then)
-            else this.merkleizedCases += 1
+          for (const aCase of c.cases) {
+            this.action(aCase.action)
+            if (aCase.type === 'Case') pending.push(aCase.then)
+            else this.merkleHashes.add(aCase.hash)
           }
+          pending.push(c.timeoutContinuation)
           break
         case 'Let':
           this.value(c.value)
@@ -133,21 +146,39 @@ class Collector {
         case 'Assert':
           this.observation(c.observation)
           pending.push(c.then)
+          break
       }
     }
   }
+
+  state(s: State): void {
+    for (const [key] of s.accounts) {
+      this.party(key.account)
+      this.token(key.token)
+    }
+    for (const [choice] of s.choices) this.party(choice.owner)
+  }
 }
 
-/** Walks the contract once (iteratively, so deep contracts cannot overflow the stack). */
-export function contractFacts(contract: Contract): ContractFacts {
+/** What the contract, and the state when given, mention. */
+export function contractFacts(contract: Contract, state?: State): ContractFacts {
   const c = new Collector()
+  if (state !== undefined) c.state(state)
   c.contract(contract)
   return {
     parties: c.parties,
-    roles: c.parties.flatMap((p) => (p.type === 'Role' ? [p.role] : [])),
+    roles: [...c.roles],
+    addresses: [...c.addresses],
     tokens: c.tokens,
+    merkleHashes: [...c.merkleHashes],
     timeouts: c.timeouts,
-    merkleizedCases: c.merkleizedCases,
     nodes: c.nodes
   }
+}
+
+/** Tokens the contract itself mentions (not the state), as Haskell `extractAllWithContinuations`. */
+export function contractTokens(contract: Contract): readonly Token[] {
+  const c = new Collector()
+  c.contract(contract)
+  return c.tokens
 }

@@ -3,7 +3,7 @@
  * (stake key). Mainnet has network id 1; every testnet, and the sandbox, has 0.
  */
 import type { NetworkName } from '../../chain/provider'
-import { CSL, withCsl, type CslScope } from '../csl'
+import { CSL, withCsl, type CslScope } from '../../csl'
 
 export function networkId(network: NetworkName): number {
   return network === 'mainnet' ? 1 : 0

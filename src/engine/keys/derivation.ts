@@ -3,7 +3,7 @@
  * Below the account everything is soft-derived, so the account public key alone yields every address and
  * key hash; only signing needs the account private key.
  */
-import { CSL, withCsl } from '../csl'
+import { CSL, withCsl } from '../../csl'
 import { bytesToHex } from '../../core/bytes'
 
 export type KeyRole = 'payment' | 'change' | 'stake'

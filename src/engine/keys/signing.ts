@@ -2,7 +2,7 @@
  * The only place private keys are used: inside CSL, for the duration of one call, to make vkey witnesses.
  * What leaves is the witness CBOR, `[vkey, signature]`.
  */
-import { CSL, withCsl, type CslScope } from '../csl'
+import { CSL, withCsl, type CslScope } from '../../csl'
 import { ROLE_INDEX, type KeyPath } from './derivation'
 import type { SessionSecret } from './sessions'
 

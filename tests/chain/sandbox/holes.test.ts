@@ -13,7 +13,7 @@ import {
 } from '../../../src/chain/sandbox'
 import { ChainError, type Utxo } from '../../../src/chain/provider'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
-import { CSL } from '../../../src/engine/csl'
+import { CSL } from '../../../src/csl'
 import { scratchDirs } from '../support/lifecycle'
 import { RawEmulator } from '../support/raw-emulator'
 import { adaUtxos, openSandbox } from '../support/sandbox'

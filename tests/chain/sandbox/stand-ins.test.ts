@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { roleTokenPolicy, STAND_IN_VALIDATORS, type StandInScript } from '../../../src/chain/sandbox'
 import { encodeProgram, type Term } from '../../../src/chain/sandbox/flat'
 import { bytesToHex } from '../../../src/core/bytes'
-import { CSL, withCsl } from '../../../src/engine/csl'
+import { CSL, withCsl } from '../../../src/csl'
 
 /** The flat program inside a script's CBOR byte string (these are all 24–255 bytes: a two-byte head). */
 function flatOf(script: StandInScript): string {

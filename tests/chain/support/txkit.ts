@@ -4,7 +4,7 @@
  * witness set, mints with a stand-in policy. Returns unsigned transaction bytes; `evaluated` does the
  * draft → evaluate → final two-pass build.
  */
-import { CSL, withCsl, type CslScope } from '../../../src/engine/csl'
+import { CSL, withCsl, type CslScope } from '../../../src/csl'
 import { hexToBytes } from '../../../src/core/bytes'
 import type { ChainProvider, ExUnits, ProtocolParameters, RedeemerBudget, Utxo } from '../../../src/chain/provider'
 import { txBuilderConfig } from '../../../src/chain/sandbox/csl-config'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseTextEnvelope } from '../../../src/core/cardano/envelope'
 import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
-import { CSL } from '../../../src/engine/csl'
+import { CSL } from '../../../src/csl'
 import { CIP19, CSL_VECTORS, openKeystore, PASSWORD, rejection, snapshot, freshDir } from './support'
 
 // RFC 8032 section 7.1, TEST 1: an Ed25519 seed and its public key.

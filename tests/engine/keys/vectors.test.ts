@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { bech32 } from '@scure/base'
-import { CSL } from '../../../src/engine/csl'
+import { CSL } from '../../../src/csl'
 import { parseTextEnvelope } from '../../../src/core/cardano/envelope'
 import { bytesToHex } from '../../../src/core/bytes'
 import { CARDANO_ADDRESSES, CIP19, CSL_VECTORS, openKeystore, PASSWORD } from './support'

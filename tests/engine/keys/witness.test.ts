@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { bech32 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
 import { bytesToHex } from '../../../src/core/bytes'
-import { CSL } from '../../../src/engine/csl'
+import { CSL } from '../../../src/csl'
 import type { Keystore, ScanOptions, WalletInfo } from '../../../src/engine/keys'
 import { CIP19, CSL_VECTORS, ManualTime, openKeystore, PASSWORD, rejection } from './support'
 

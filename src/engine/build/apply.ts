@@ -1,0 +1,225 @@
+/**
+ * The apply-inputs transaction (runtime-api.md §9.4): spend the Marlowe UTxO through the semantics reference
+ * script with the inputs as redeemer over Runtime's default validity interval, continue with the new datum
+ * (by hash, datum in the witness set) unless the contract closes, pay parties (roles through the payout
+ * validator), spend and return role tokens, require address parties' signatures. Everything the validator
+ * would reject is refused first, with Runtime's error codes.
+ */
+import type { MarloweDeployment } from '../../chain/deployments'
+import type { Utxo } from '../../chain/provider'
+import { parseShelleyAddress } from '../../core/cardano/address'
+import type { Value } from '../../core/cardano/value'
+import { encodePlutusData } from '../../core/marlowe/plutus/data'
+import { datumHash } from '../../core/marlowe/plutus/hash'
+import {
+  contractToPlutusData,
+  encodeMarloweData,
+  encodePayoutDatum,
+  encodeRedeemer
+} from '../../core/marlowe/plutus/marlowe-data'
+import { computeTransaction } from '../../core/marlowe/semantics'
+import type { MarloweData, Party, TransactionSuccess } from '../../core/marlowe/types'
+import { withCsl } from '../../csl'
+import { balanceAndBuild } from './balance'
+import { badRequest, computeTransactionFailed, engineFailure, roleTokenNotFound } from './build-errors'
+import type { BuildContext } from './context'
+import { loadMarloweOutput, type Loaded } from './marlowe-input'
+import { marloweTagsMetadatum, MARLOWE_LABEL, transactionMetadataFromJson } from './metadata'
+import { requiredLovelace, withMinLovelace } from './min-utxo'
+import { openRoleSpends } from './open-roles'
+import type { PlannedOutput, ScriptSpend, TxPlan } from './plan'
+import { checkContract } from './safety'
+import { scriptAddress } from './scripts'
+import { simulateTransactions } from './simulate'
+import type { ApplyBuild, ApplyRequest, WalletRequest } from './types'
+import { validity } from './validity'
+import { actingParties, depositedValue, payoutsByParty, stateValue } from './validator-rules'
+import { addValues, assetNameHex, holdsAsset, subtractValues, sumValues, valuesEqual, ZERO } from './values'
+import { loadWallet } from './wallet'
+
+function signerOf(party: Party & { type: 'Address' }): string {
+  const payment = parseShelleyAddress(party.address).payment
+  if (payment.type !== 'key') {
+    throw badRequest(`${party.address} has a script payment credential: the validator can never authorise it`, {
+      address: party.address
+    })
+  }
+  return payment.hash
+}
+
+interface Continuation {
+  readonly datum: MarloweData
+  readonly bytes: Uint8Array
+  readonly value: Value
+}
+
+/** The continuing output, checked as the validator checks it: exact value, and the ledger's min-UTxO. */
+function continuation(
+  ctx: BuildContext,
+  loaded: Loaded,
+  inputs: ApplyRequest['inputs'],
+  out: TransactionSuccess
+): Continuation | undefined {
+  if (out.contract.type === 'Close') return undefined
+  const datum: MarloweData = { params: loaded.datum.params, state: out.state, contract: out.contract }
+  const value = stateValue(out.state)
+  const paid = sumValues(payoutsByParty(out.payments).map((p) => p.value))
+  if (!valuesEqual(value, subtractValues(addValues(loaded.utxo.value, depositedValue(inputs)), paid))) {
+    throw engineFailure('BadRequest', 'InvalidMarloweState', 'The continuing value would not balance the inputs', {
+      tag: 'InvalidMarloweState'
+    })
+  }
+  const bytes = encodeMarloweData(datum)
+  const shape = { address: loaded.utxo.address, value, datumHash: datumHash(bytes) }
+  const needed = withCsl((scope) => requiredLovelace(scope, ctx.pp, shape))
+  if (needed > value.lovelace) {
+    throw engineFailure(
+      'BadRequest',
+      'CalculateMinUtxoFailed',
+      `The contract would keep ${value.lovelace} lovelace, below the ${needed} its output needs`,
+      { tag: 'CalculateMinUtxoFailed', msg: 'Marlowe output below the min-UTxO' }
+    )
+  }
+  return { datum, bytes, value }
+}
+
+/** One output per paid party: to its address, or to the payout validator with datum (rolesCurrency, role). */
+function payoutOutputs(ctx: BuildContext, scripts: MarloweDeployment, rolesCurrency: string, out: TransactionSuccess) {
+  const payoutAddress = scriptAddress(ctx.mainnet, scripts.payout.hash)
+  return withCsl((scope) =>
+    payoutsByParty(out.payments).map((p): { output: PlannedOutput; role?: string } => {
+      if (p.party.type === 'Address') {
+        const address = p.party.address
+        return { output: { address, value: withMinLovelace(scope, ctx.pp, { address, value: p.value }) } }
+      }
+      const datum = encodePayoutDatum({ rolesCurrency, role: p.party.role })
+      const value = withMinLovelace(scope, ctx.pp, {
+        address: payoutAddress,
+        value: p.value,
+        datumHash: datumHash(datum)
+      })
+      return { output: { address: payoutAddress, value, datum }, role: p.party.role }
+    })
+  )
+}
+
+function merkleizedContinuationOutputs(ctx: BuildContext, address: string, inputs: ApplyRequest['inputs']) {
+  return withCsl((scope) =>
+    inputs.flatMap((i): PlannedOutput[] => {
+      if (i.merkleized === undefined) return []
+      const datum = encodePlutusData(contractToPlutusData(i.merkleized.continuation))
+      const value = withMinLovelace(scope, ctx.pp, { address, value: ZERO, datumHash: datumHash(datum) })
+      return [{ address, value, datum }]
+    })
+  )
+}
+
+function metadataOf(request: ApplyRequest) {
+  const metadata = transactionMetadataFromJson(request.metadata ?? {})
+  const tags = marloweTagsMetadatum(request.tags ?? {})
+  if (tags !== undefined) metadata.set(MARLOWE_LABEL, tags)
+  return metadata
+}
+
+export async function buildApplyInputs(
+  ctx: BuildContext,
+  walletRequest: WalletRequest,
+  request: ApplyRequest
+): Promise<ApplyBuild> {
+  const [wallet, loaded] = await Promise.all([loadWallet(ctx.provider, walletRequest), loadMarloweOutput(ctx, request)])
+  const { utxo, datum, scripts } = loaded
+  const times = await validity(ctx, request, datum)
+  const out = computeTransaction({ interval: times.interval, inputs: request.inputs }, datum.state, datum.contract)
+  if (out.type === 'Error') throw computeTransactionFailed(out.error)
+
+  const rolesCurrency = datum.params.rolesCurrency
+  const parties = actingParties(request.inputs)
+  const requiredSigners = parties.flatMap((p) => (p.type === 'Address' ? [signerOf(p)] : []))
+  const roleNames = parties.flatMap((p) => (p.type === 'Role' ? [p.role] : []))
+  const semantics = await ctx.refScripts.get(scripts.semantics, 'MarloweScriptNotPublished')
+  const next = continuation(ctx, loaded, request.inputs, out)
+  const payouts = payoutOutputs(ctx, scripts, rolesCurrency, out)
+  const outputs = [
+    ...(next === undefined ? [] : [{ address: utxo.address, value: next.value, datum: next.bytes }]),
+    ...payouts.map((p) => p.output)
+  ]
+  // The validator reads a merkleized continuation from the datums; the ledger only admits a witness datum that
+  // some output names, so (as Runtime does) each continuation gets an output to the change address.
+  const continuationOutputs = merkleizedContinuationOutputs(ctx, wallet.changeAddress, request.inputs)
+  const metadata = metadataOf(request)
+  const redeemer = encodeRedeemer(request.inputs)
+
+  const notInWallet = roleNames.filter(
+    (r) => !wallet.utxos.some((u) => holdsAsset(u.value, rolesCurrency, assetNameHex(r) ?? ''))
+  )
+  const openRoles = await openRoleSpends(ctx, scripts, utxo, rolesCurrency, notInWallet)
+  if (openRoles.size > 0 && payouts.length > 0) {
+    // The semantics validator refuses payouts next to any other script input (double satisfaction).
+    throw badRequest('A transaction that releases an open role cannot also make payouts')
+  }
+
+  const plan = (available: readonly Utxo[]) => {
+    const roleUtxos: Utxo[] = []
+    const openSpends: ScriptSpend[] = []
+    for (const role of roleNames) {
+      const name = assetNameHex(role) ?? ''
+      if (roleUtxos.some((u) => holdsAsset(u.value, rolesCurrency, name))) continue
+      const holder = available.find((u) => holdsAsset(u.value, rolesCurrency, name))
+      const open = openRoles.get(role)
+      if (holder !== undefined) roleUtxos.push(holder)
+      else if (open !== undefined) openSpends.push(open)
+      else throw roleTokenNotFound(rolesCurrency, role, !notInWallet.includes(role))
+    }
+    const txPlan: TxPlan = {
+      scriptSpends: [{ utxo, script: semantics, datum: loaded.datumBytes, redeemer }, ...openSpends],
+      walletSpends: roleUtxos,
+      outputs: [...outputs, ...continuationOutputs, ...roleUtxos.map((u) => ({ address: u.address, value: u.value }))],
+      requiredSigners,
+      metadata,
+      validity: { invalidBefore: times.invalidBefore, invalidHereafter: times.invalidHereafter }
+    }
+    return { plan: txPlan, info: undefined }
+  }
+
+  const built = await balanceAndBuild(ctx.balance, wallet, plan, Number(times.clock.slotToTime(times.invalidHereafter)))
+  const firstPayout = next === undefined ? 0 : 1
+  return {
+    txId: built.txId,
+    tx: built.tx,
+    fee: built.fee,
+    spent: built.spent,
+    collateral: built.collateral,
+    reservation: built.reservation,
+    invalidBefore: { slot: times.invalidBefore, time: times.interval.from },
+    invalidHereafter: { slot: times.invalidHereafter, time: times.interval.to + 1n },
+    contractId: request.contractId,
+    input: utxo.ref,
+    inputs: request.inputs,
+    interval: times.interval,
+    ...(next === undefined
+      ? {}
+      : {
+          output: { ref: { txId: built.txId, index: 0 }, datum: next.datum, datumBytes: next.bytes, assets: next.value }
+        }),
+    payouts: payouts.flatMap((p, i) =>
+      p.role === undefined
+        ? []
+        : [{ ref: { txId: built.txId, index: firstPayout + i }, rolesCurrency, role: p.role, assets: p.output.value }]
+    ),
+    payments: out.payments,
+    warnings: out.warnings,
+    // Runtime checks the output contract; a closed contract has nothing left to check.
+    safetyErrors:
+      next === undefined
+        ? []
+        : [
+            ...checkContract({
+              mainnet: ctx.mainnet,
+              rolesCurrency,
+              state: next.datum.state,
+              contract: next.datum.contract
+            }),
+            ...simulateTransactions({ pp: ctx.pp, datum: next.datum, marloweAddress: utxo.address })
+          ]
+  }
+}

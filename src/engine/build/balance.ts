@@ -1,0 +1,135 @@
+/**
+ * From a plan to a finished unsigned tx: inputs chosen among the UTxOs no other pending build holds, an atomic
+ * reservation (retried when a concurrent build took an input first), then CSL passes — a draft declaring the
+ * whole execution budget, the provider's evaluation, and the final tx with the measured units.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  ChainError,
+  type ChainProvider,
+  type ExUnits,
+  type ProtocolParameters,
+  type TxOutRef
+} from '../../chain/provider'
+import { assemble, placeholderUnits, redeemerKey, type Assembled } from './assemble'
+import { engineFailure } from './build-errors'
+import { chooseInputs, feeAllowance, type ChosenInputs } from './inputs'
+import type { PlanFactory, TxPlan } from './plan'
+import { exUnitsFee, requiredCollateral } from './protocol'
+import { formatRef } from './refs'
+import type { InputReservations } from './reservations'
+import type { Wallet } from './wallet'
+
+export interface BalanceDeps {
+  readonly provider: ChainProvider
+  readonly pp: ProtocolParameters
+  readonly reservations: InputReservations
+  readonly now: () => number
+  readonly ttlMs: number
+}
+
+export interface Balanced<T> extends Assembled {
+  readonly plan: TxPlan
+  readonly info: T
+  readonly spent: readonly TxOutRef[]
+  readonly collateral: readonly TxOutRef[]
+  readonly reservation: { readonly key: string; readonly expiresAt: number }
+}
+
+/** Races lost to concurrent builds before giving up. */
+const MAX_ATTEMPTS = 16
+const CONVERGE_PASSES = 4
+
+function balancingError(message: string, msg: string): Error {
+  return engineFailure('Internal', 'BalancingError', message, { tag: 'BalancingError', msg })
+}
+
+async function evaluate(deps: BalanceDeps, draft: Assembled, needed: Iterable<string>): Promise<Map<string, ExUnits>> {
+  let budgets
+  try {
+    budgets = await deps.provider.evaluate(draft.tx)
+  } catch (e) {
+    if (e instanceof ChainError && e.kind === 'EvaluationFailed') {
+      throw balancingError(`Script evaluation failed: ${e.reason}`, e.reason)
+    }
+    throw e
+  }
+  const units = new Map<string, ExUnits>()
+  for (const b of budgets) {
+    if (b.tag === 'spend' || b.tag === 'mint') units.set(redeemerKey(b.tag, b.index), b.exUnits)
+  }
+  for (const key of needed) {
+    if (!units.has(key)) throw balancingError(`The evaluator returned no budget for redeemer ${key}`, key)
+  }
+  const used = [...units.values()].reduce((a, u) => ({ mem: a.mem + u.mem, steps: a.steps + u.steps }), {
+    mem: 0n,
+    steps: 0n
+  })
+  const max = deps.pp.maxTxExUnits
+  if (used.mem > max.mem || used.steps > max.steps) {
+    throw engineFailure('BadRequest', 'BalancingError', 'The scripts need more execution units than a tx may use', {
+      tag: 'BalancingError',
+      msg: `needs mem ${used.mem}, steps ${used.steps}`
+    })
+  }
+  return units
+}
+
+const scriptFee = (pp: ProtocolParameters, units: ReadonlyMap<string, ExUnits>): bigint =>
+  [...units.values()].reduce((a, u) => a + exUnitsFee(pp, u), 0n)
+
+async function finish(deps: BalanceDeps, wallet: Wallet, chosen: ChosenInputs): Promise<Assembled> {
+  const { pp } = deps
+  const base = { pp, plan: chosen.plan, walletInputs: chosen.walletInputs, changeAddress: wallet.changeAddress }
+  const utxo = chosen.collateral
+  if (utxo === undefined) return assemble({ ...base, exUnits: new Map() })
+  const placeholder = placeholderUnits(pp, chosen.plan, chosen.walletInputs)
+  const total = requiredCollateral(pp, feeAllowance(pp, chosen.plan))
+  const draft = assemble({ ...base, exUnits: placeholder, collateral: { utxo, total } })
+  const units = await evaluate(deps, draft, placeholder.keys())
+  // The collateral total depends on the fee, which depends (by a few bytes) on the total: converge.
+  let fee = draft.fee - scriptFee(pp, placeholder) + scriptFee(pp, units)
+  for (let pass = 0; pass < CONVERGE_PASSES; pass += 1) {
+    const built = assemble({ ...base, exUnits: units, collateral: { utxo, total: requiredCollateral(pp, fee) } })
+    if (requiredCollateral(pp, built.fee) <= requiredCollateral(pp, fee)) return built
+    fee = built.fee
+  }
+  throw balancingError('Collateral and fee did not converge', 'collateral did not converge')
+}
+
+export async function balanceAndBuild<T>(
+  deps: BalanceDeps,
+  wallet: Wallet,
+  makePlan: PlanFactory<T>,
+  expiresBy?: number
+): Promise<Balanced<T>> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    const now = deps.now()
+    const held = await deps.reservations.reserved(now)
+    const free = wallet.utxos.filter((u) => !held.spent.has(formatRef(u.ref)) && !held.collateral.has(formatRef(u.ref)))
+    const { plan, info } = await makePlan(free)
+    const chosen = chooseInputs(deps.pp, wallet, plan, free, held)
+    const key = randomUUID()
+    const expiresAt = Math.min(now + deps.ttlMs, expiresBy ?? Number.POSITIVE_INFINITY)
+    const spend = chosen.walletInputs.map((u) => u.ref)
+    const collateral = chosen.collateral === undefined ? [] : [chosen.collateral.ref]
+    const outcome = await deps.reservations.tryReserve({ key, spend, collateral, expiresAt }, now)
+    if (!outcome.ok) continue
+    try {
+      const built = await finish(deps, wallet, chosen)
+      const spent = [...plan.scriptSpends.map((s) => s.utxo.ref), ...spend]
+      return { ...built, plan, info, spent, collateral, reservation: { key, expiresAt } }
+    } catch (e) {
+      await deps.reservations.release(key)
+      throw e
+    }
+  }
+  throw engineFailure(
+    'Unavailable',
+    'CoinSelectionFailed',
+    'Concurrent builds kept taking the same inputs; try again',
+    {
+      tag: 'CoinSelectionFailed'
+    }
+  )
+}

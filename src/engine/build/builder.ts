@@ -1,0 +1,86 @@
+/**
+ * `MarloweTxBuilder`: builds exactly what Marlowe Runtime builds — create, apply-inputs and withdraw
+ * transactions — against any `ChainProvider`, with inputs reserved so concurrent builds never share one.
+ */
+import { marloweDeployment } from '../../chain/deployments'
+import type { NetworkName } from '../../chain/provider'
+import { roleTokenPolicy } from '../../chain/sandbox/stand-ins'
+import { buildApplyInputs } from './apply'
+import type { BuildContext } from './context'
+import { buildCreate } from './create'
+import { ReferenceScripts } from './scripts'
+import type {
+  ApplyBuild,
+  ApplyRequest,
+  BuilderOptions,
+  CreateBuild,
+  CreateRequest,
+  RoleTokenPolicyFactory,
+  WalletRequest,
+  WithdrawBuild,
+  WithdrawRequest
+} from './types'
+import { buildWithdraw } from './withdraw'
+
+const DEFAULT_TTL_MS = 30 * 60 * 1000
+
+/** 3k/f slots: how far ahead a node can convert times (k = 2160 on mainnet and preprod, 432 on preview). */
+const SAFE_ZONE_SLOTS: Readonly<Record<NetworkName, bigint>> = {
+  mainnet: 129_600n,
+  preprod: 129_600n,
+  preview: 25_920n,
+  sandbox: 129_600n
+}
+
+const sandboxPolicy: RoleTokenPolicyFactory = (seed) => roleTokenPolicy(seed).bytes
+
+export class MarloweTxBuilder {
+  private readonly refScripts: ReferenceScripts
+
+  constructor(private readonly options: BuilderOptions) {
+    this.refScripts = new ReferenceScripts(options.provider)
+  }
+
+  /** Builds the creation tx (POST /contracts). */
+  async create(wallet: WalletRequest, request: CreateRequest): Promise<CreateBuild> {
+    return buildCreate(await this.context(), wallet, request)
+  }
+
+  /** Builds an apply-inputs tx (POST /contracts/{id}/transactions). */
+  async applyInputs(wallet: WalletRequest, request: ApplyRequest): Promise<ApplyBuild> {
+    return buildApplyInputs(await this.context(), wallet, request)
+  }
+
+  /** Builds a withdrawal tx (POST /withdrawals). */
+  async withdraw(wallet: WalletRequest, request: WithdrawRequest): Promise<WithdrawBuild> {
+    return buildWithdraw(await this.context(), wallet, request)
+  }
+
+  /** Frees a build's inputs: on submit, or when its unsigned tx is abandoned. */
+  release(reservationKey: string): Promise<void> {
+    return this.options.reservations.release(reservationKey)
+  }
+
+  private async context(): Promise<BuildContext> {
+    const o = this.options
+    const provider = o.provider
+    const pp = await provider.protocolParameters()
+    const policy = o.roleTokenPolicy ?? (provider.network === 'sandbox' ? sandboxPolicy : undefined)
+    return {
+      provider,
+      mainnet: provider.networkId === 1,
+      pp,
+      scripts: o.scripts ?? [marloweDeployment(provider.network)],
+      refScripts: this.refScripts,
+      ...(policy === undefined ? {} : { roleTokenPolicy: policy }),
+      balance: {
+        provider,
+        pp,
+        reservations: o.reservations,
+        now: o.now ?? Date.now,
+        ttlMs: o.reservationTtlMs ?? DEFAULT_TTL_MS
+      },
+      safeZoneSlots: o.safeZoneSlots ?? SAFE_ZONE_SLOTS[provider.network]
+    }
+  }
+}

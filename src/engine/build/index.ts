@@ -1,0 +1,13 @@
+/** Transaction builders for Marlowe: create, apply inputs, withdraw (see builder.ts). */
+export { MarloweTxBuilder } from './builder'
+export {
+  InMemoryInputReservations,
+  type InputReservations,
+  type Reservation,
+  type ReservedRefs,
+  type ReserveOutcome
+} from './reservations'
+export { checkContract, type RolesCheck, type SafetyError } from './safety'
+export type { RoleTokenFile, RoleTokenMetadata } from './metadata'
+export { formatRef, parseRef } from './refs'
+export type * from './types'

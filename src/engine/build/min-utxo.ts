@@ -1,0 +1,80 @@
+/**
+ * Minimum-UTxO lovelace: for the outputs we create (ledger rule: (160 + output bytes) × coinsPerUtxoByte) and
+ * Runtime's worst-case bound on the Marlowe output's deposit (`Safety.hs: minAdaUpperBound`).
+ */
+import type { ProtocolParameters } from '../../chain/provider'
+import type { Value } from '../../core/cardano/value'
+import { datumHash } from '../../core/marlowe/plutus/hash'
+import type { Contract, State } from '../../core/marlowe/types'
+import { CSL, withCsl, type CslScope } from '../../csl'
+import { contractTokens } from '../../core/marlowe/analysis'
+import { cslAddress, cslValue } from './csl-convert'
+import { addValues, sumValues, tokenValue, withLovelace } from './values'
+
+/** The output shape the bound assumes: a script address with a script stake credential, and a datum hash. */
+const WORST_ADDRESS =
+  'addr1x8ur42seq20ytdzm33fhjf3c2pxskxf3gzxq706qk7p5muhc824pjq57gk69hrzn0ynrs5zdpvvnzsyvpul5pdurfheq28w2dx'
+/** Runtime attaches the datum `B ""` (CBOR 0x40) to the worst-case output. */
+const WORST_DATUM_HASH = datumHash(new Uint8Array([0x40]))
+const BIG = 2n ** 63n
+const LEDGER_OVERHEAD = 160n
+
+export interface OutputShape {
+  readonly address: string
+  readonly value: Value
+  readonly datumHash?: string
+}
+
+function outputBytes(scope: CslScope, shape: OutputShape): number {
+  const out = scope.own(CSL.TransactionOutput.new(cslAddress(scope, shape.address), cslValue(scope, shape.value)))
+  if (shape.datumHash !== undefined) out.set_data_hash(scope.own(CSL.DataHash.from_hex(shape.datumHash)))
+  return out.to_bytes().length
+}
+
+/** Min-UTxO of the output exactly as given (its own lovelace included in the size). */
+function minUtxoAsIs(scope: CslScope, pp: ProtocolParameters, shape: OutputShape): bigint {
+  return (LEDGER_OVERHEAD + BigInt(outputBytes(scope, shape))) * pp.coinsPerUtxoByte
+}
+
+/** The lovelace an output needs: its own if enough, else the least amount that satisfies the ledger. */
+export function requiredLovelace(scope: CslScope, pp: ProtocolParameters, shape: OutputShape): bigint {
+  let lovelace = shape.value.lovelace
+  for (let i = 0; i < 5; i += 1) {
+    const min = minUtxoAsIs(scope, pp, { ...shape, value: withLovelace(shape.value, lovelace) })
+    if (min <= lovelace) return lovelace
+    lovelace = min
+  }
+  return lovelace
+}
+
+/** Raises an output's lovelace to its minimum. */
+export function withMinLovelace(scope: CslScope, pp: ProtocolParameters, shape: OutputShape): Value {
+  return withLovelace(shape.value, requiredLovelace(scope, pp, shape))
+}
+
+/** Runtime's `minAdaBound`: the min-UTxO of a Marlowe-shaped output holding `value`. */
+export function minAdaBound(scope: CslScope, pp: ProtocolParameters, value: Value): bigint | undefined {
+  let lovelace = value.lovelace
+  for (let counter = 5; counter > 0; counter -= 1) {
+    const min = minUtxoAsIs(scope, pp, {
+      address: WORST_ADDRESS,
+      value: withLovelace(value, lovelace),
+      datumHash: WORST_DATUM_HASH
+    })
+    if (min <= lovelace) return min
+    lovelace = min
+  }
+  return undefined
+}
+
+/**
+ * Runtime's `minAdaUpperBound`: the deposit that keeps the Marlowe output above the ledger minimum whatever the
+ * contract comes to hold, taking every token it mentions at 2^63 plus what the initial accounts hold.
+ */
+export function minAdaUpperBound(pp: ProtocolParameters, state: State, contract: Contract): bigint | undefined {
+  const worst = addValues(
+    sumValues(contractTokens(contract).map((t) => tokenValue(t, BIG))),
+    sumValues(state.accounts.map(([key, amount]) => tokenValue(key.token, amount)))
+  )
+  return withCsl((scope) => minAdaBound(scope, pp, worst))
+}

@@ -1,0 +1,93 @@
+/** Protocol parameters as CSL builder configuration, cost models and fee bounds. */
+import type { ExUnits, ProtocolParameters, Ratio } from '../../chain/provider'
+import { CSL, type CslScope } from '../../csl'
+
+const big = (n: bigint | number): CSL.BigNum => CSL.BigNum.from_str(String(n))
+
+function unitInterval(scope: CslScope, r: Ratio): CSL.UnitInterval {
+  return scope.own(CSL.UnitInterval.new(scope.own(big(r.numerator)), scope.own(big(r.denominator))))
+}
+
+export function builderConfig(scope: CslScope, pp: ProtocolParameters): CSL.TransactionBuilderConfig {
+  const prices = scope.own(CSL.ExUnitPrices.new(unitInterval(scope, pp.priceMem), unitInterval(scope, pp.priceSteps)))
+  const fees = scope.own(CSL.LinearFee.new(scope.own(big(pp.minFeeA)), scope.own(big(pp.minFeeB))))
+  // Every chained call returns a fresh wasm object, so each one is owned.
+  let b = scope.own(CSL.TransactionBuilderConfigBuilder.new())
+  b = scope.own(b.fee_algo(fees))
+  b = scope.own(b.coins_per_utxo_byte(scope.own(big(pp.coinsPerUtxoByte))))
+  b = scope.own(b.pool_deposit(scope.own(big(pp.poolDeposit))))
+  b = scope.own(b.key_deposit(scope.own(big(pp.keyDeposit))))
+  b = scope.own(b.max_value_size(pp.maxValueSize))
+  b = scope.own(b.max_tx_size(pp.maxTxSize))
+  b = scope.own(b.ex_unit_prices(prices))
+  b = scope.own(b.ref_script_coins_per_byte(unitInterval(scope, pp.minFeeRefScriptCostPerByte)))
+  return scope.own(b.build())
+}
+
+const LANGUAGES = [
+  ['PlutusV1', () => CSL.Language.new_plutus_v1()],
+  ['PlutusV2', () => CSL.Language.new_plutus_v2()],
+  ['PlutusV3', () => CSL.Language.new_plutus_v3()]
+] as const
+
+/** Cost models serialised once per parameter set: building them costs hundreds of wasm calls. */
+const costModelBytes = new WeakMap<ProtocolParameters, Uint8Array>()
+
+export function costModels(scope: CslScope, pp: ProtocolParameters): CSL.Costmdls {
+  const cached = costModelBytes.get(pp)
+  if (cached !== undefined) return scope.own(CSL.Costmdls.from_bytes(cached))
+  const models = scope.own(CSL.Costmdls.new())
+  for (const [name, language] of LANGUAGES) {
+    const params = pp.costModels[name]
+    if (params === undefined) continue
+    const model = scope.own(CSL.CostModel.new())
+    params.forEach((p, i) => scope.own(model.set(i, scope.own(CSL.Int.from_str(String(p))))))
+    const previous = models.insert(scope.own(language()), model)
+    if (previous !== undefined) scope.own(previous)
+  }
+  costModelBytes.set(pp, models.to_bytes())
+  return models
+}
+
+function ceilRatio(quantity: bigint, r: Ratio): bigint {
+  return (quantity * r.numerator + r.denominator - 1n) / r.denominator
+}
+
+export function exUnitsFee(pp: ProtocolParameters, units: ExUnits): bigint {
+  return ceilRatio(units.mem, pp.priceMem) + ceilRatio(units.steps, pp.priceSteps)
+}
+
+/** The Conway reference-script fee: 25,600-byte tiers, each 1.2 times the price of the one before. */
+export function refScriptFee(pp: ProtocolParameters, bytes: number): bigint {
+  const tier = 25_600n
+  let remaining = BigInt(bytes)
+  let num = pp.minFeeRefScriptCostPerByte.numerator
+  let den = pp.minFeeRefScriptCostPerByte.denominator
+  let total = 0n
+  let totalDen = 1n
+  while (remaining > 0n) {
+    const chunk = remaining < tier ? remaining : tier
+    total = total * den + chunk * num * totalDen
+    totalDen *= den
+    remaining -= chunk
+    num *= 6n
+    den *= 5n
+  }
+  return total / totalDen
+}
+
+/**
+ * A fee no transaction can exceed: the largest tx, every execution unit a tx may use when it runs scripts,
+ * and its reference scripts. Coin selection covers it, so a selection never has to grow after evaluation.
+ */
+export function maxFee(pp: ProtocolParameters, runsScripts: boolean, refScriptBytes: number): bigint {
+  const sizeFee = pp.minFeeA * BigInt(pp.maxTxSize) + pp.minFeeB
+  const scriptFee = runsScripts ? exUnitsFee(pp, pp.maxTxExUnits) : 0n
+  return sizeFee + scriptFee + refScriptFee(pp, refScriptBytes)
+}
+
+/** Lovelace the collateral must cover for a given fee. */
+export function requiredCollateral(pp: ProtocolParameters, fee: bigint): bigint {
+  const pct = BigInt(pp.collateralPercentage)
+  return (fee * pct + 99n) / 100n
+}

@@ -1,0 +1,155 @@
+/** Input reservations: concurrent builds for one wallet never share an input; reservations expire and release. */
+import { afterEach, describe, expect, test } from 'vitest'
+import { swap } from '../../../src/core/marlowe/examples'
+import { ADA as ADA_TOKEN, CLOSE, type Party } from '../../../src/core/marlowe/types'
+import type { CreateBuild } from '../../../src/engine/build'
+import { formatRef } from '../../../src/engine/build/refs'
+import { InMemoryInputReservations } from '../../../src/engine/build/reservations'
+import { EngineError } from '../../../src/engine/errors'
+import { ADA, T0, harness, testWallet, type Harness } from './support'
+
+const alice = testWallet('alice')
+const bob = testWallet('bob')
+const address = (w: { address: string }): Party => ({ type: 'Address', address: w.address })
+
+let h: Harness
+afterEach(async () => h.close())
+
+function walletInputs(b: { spent: readonly { txId: string; index: number }[] }): string[] {
+  return b.spent.map(formatRef)
+}
+
+describe('concurrent builds for one wallet', () => {
+  test('creates built at once use disjoint inputs and are all accepted', async () => {
+    h = harness()
+    // alice's four genesis UTxOs: each build takes one.
+    const builds = await Promise.all(
+      [1, 2, 3, 4].map(() => h.builder.create({ changeAddress: alice.address }, { contract: CLOSE }))
+    )
+    const inputs = builds.flatMap(walletInputs)
+    expect(new Set(inputs).size).toBe(inputs.length)
+    expect(inputs.length).toBe(4)
+    // A fifth finds nothing left to spend.
+    const fifth = await h.builder.create({ changeAddress: alice.address }, { contract: CLOSE }).catch((e: unknown) => e)
+    expect(fifth).toBeInstanceOf(EngineError)
+    expect((fifth as EngineError).code).toBe('CoinSelectionFailed')
+    for (const b of builds) await h.submit(b, [alice])
+  })
+
+  test('apply builds at once share no spent input; collateral may be shared, never spent', async () => {
+    h = harness()
+    const contracts: CreateBuild[] = []
+    for (let i = 0; i < 3; i += 1) {
+      const { contract } = swap({
+        first: {
+          party: address(alice),
+          token: ADA_TOKEN,
+          amount: BigInt(i + 2) * ADA,
+          depositDeadline: T0 + 86_400_000n
+        },
+        second: { party: address(bob), token: ADA_TOKEN, amount: 1n * ADA, depositDeadline: T0 + 86_400_000n }
+      })
+      const c = await h.builder.create({ changeAddress: alice.address }, { contract })
+      await h.submit(c, [alice])
+      contracts.push(c)
+    }
+    const applies = await Promise.all(
+      contracts.map((c, i) =>
+        h.builder.applyInputs(
+          { changeAddress: alice.address },
+          {
+            contractId: c.contractId,
+            inputs: [
+              {
+                content: {
+                  type: 'IDeposit',
+                  account: address(alice),
+                  party: address(alice),
+                  token: ADA_TOKEN,
+                  amount: BigInt(i + 2) * ADA
+                }
+              }
+            ]
+          }
+        )
+      )
+    )
+    const spent = applies.flatMap(walletInputs)
+    expect(new Set(spent).size).toBe(spent.length)
+    const collateral = new Set(applies.flatMap((a) => a.collateral.map(formatRef)))
+    for (const c of collateral) expect(spent).not.toContain(c)
+    for (const a of applies) await h.submit(a, [alice])
+  })
+})
+
+describe('reservations', () => {
+  test('an unsubmitted build holds its inputs until released or expired', async () => {
+    h = harness({ reservationTtlMs: 60_000 })
+    const first = await h.builder.create({ changeAddress: bob.address }, { contract: CLOSE })
+    const second = await h.builder.create({ changeAddress: bob.address }, { contract: CLOSE })
+    expect(walletInputs(second)).not.toEqual(walletInputs(first))
+    expect(first.reservation.expiresAt).toBe(h.clock.now() + 60_000)
+    await h.builder.release(first.reservation.key)
+    const third = await h.builder.create({ changeAddress: bob.address }, { contract: CLOSE })
+    expect(walletInputs(third)).toEqual(walletInputs(first))
+    // Past the TTL every reservation lapses: the same inputs come back.
+    h.clock.ms += 61_000n
+    const fourth = await h.builder.create({ changeAddress: bob.address }, { contract: CLOSE })
+    expect(walletInputs(fourth)).toEqual(walletInputs(first))
+  })
+
+  test('an apply build holds its inputs no longer than its validity interval', async () => {
+    h = harness({ reservationTtlMs: 10 * 86_400_000 })
+    const { contract } = swap({
+      first: { party: address(alice), token: ADA_TOKEN, amount: 2n * ADA, depositDeadline: T0 + 3_600_000n },
+      second: { party: address(bob), token: ADA_TOKEN, amount: 1n * ADA, depositDeadline: T0 + 7_200_000n }
+    })
+    const c = await h.builder.create({ changeAddress: alice.address }, { contract })
+    await h.submit(c, [alice])
+    const a = await h.builder.applyInputs(
+      { changeAddress: alice.address },
+      {
+        contractId: c.contractId,
+        inputs: [
+          {
+            content: {
+              type: 'IDeposit',
+              account: address(alice),
+              party: address(alice),
+              token: ADA_TOKEN,
+              amount: 2n * ADA
+            }
+          }
+        ]
+      }
+    )
+    expect(a.reservation.expiresAt).toBe(Number(T0 + 3_600_000n))
+  })
+
+  test('the in-memory store: spends are exclusive, collateral is shared but never spent', async () => {
+    const r = new InMemoryInputReservations()
+    const x = { txId: 'aa'.repeat(32), index: 0 }
+    const y = { txId: 'aa'.repeat(32), index: 1 }
+    expect(await r.tryReserve({ key: 'a', spend: [x], collateral: [y], expiresAt: 100 }, 0)).toEqual({ ok: true })
+    expect(await r.tryReserve({ key: 'b', spend: [x], collateral: [], expiresAt: 100 }, 0)).toEqual({
+      ok: false,
+      conflicts: [formatRef(x)]
+    })
+    expect(await r.tryReserve({ key: 'c', spend: [y], collateral: [], expiresAt: 100 }, 0)).toEqual({
+      ok: false,
+      conflicts: [formatRef(y)]
+    })
+    expect(await r.tryReserve({ key: 'd', spend: [], collateral: [y], expiresAt: 100 }, 0)).toEqual({ ok: true })
+    expect(await r.tryReserve({ key: 'e', spend: [], collateral: [x], expiresAt: 100 }, 0)).toEqual({
+      ok: false,
+      conflicts: [formatRef(x)]
+    })
+    const held = await r.reserved(50)
+    expect([...held.spent]).toEqual([formatRef(x)])
+    expect([...held.collateral]).toEqual([formatRef(y)])
+    expect(await r.reserved(100)).toEqual({ spent: new Set(), collateral: new Set() })
+    expect(await r.tryReserve({ key: 'f', spend: [x, y], collateral: [], expiresAt: 200 }, 100)).toEqual({ ok: true })
+    await r.release('f')
+    expect((await r.reserved(150)).spent.size).toBe(0)
+  })
+})

@@ -1,0 +1,47 @@
+/**
+ * Every CSL object a build makes is freed by its scope: CSL's wasm heap (which never shrinks) does not grow
+ * over a thousand builds made back to back, with no turn of the event loop for CSL's finalizers to run.
+ */
+import { afterEach, expect, test } from 'vitest'
+import { swap } from '../../../src/core/marlowe/examples'
+import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
+import { CSL } from '../../../src/csl'
+import { ADA, T0, harness, testWallet, type Harness } from './support'
+
+const alice = testWallet('alice')
+const bob = testWallet('bob')
+const address = (w: { address: string }): Party => ({ type: 'Address', address: w.address })
+/** CSL's nodejs build exposes its wasm instance; its linear memory only ever grows. */
+const wasmBytes = (): number =>
+  (CSL as unknown as { __wasm: { memory: { buffer: ArrayBuffer } } }).__wasm.memory.buffer.byteLength
+
+let h: Harness
+afterEach(async () => h.close())
+
+test('CSL memory stays flat over 1,000 create builds and 30 apply builds', async () => {
+  h = harness()
+  const { contract } = swap({
+    first: { party: address(alice), token: ADA_TOKEN, amount: 10n * ADA, depositDeadline: T0 + 86_400_000n },
+    second: { party: address(bob), token: ADA_TOKEN, amount: 20n * ADA, depositDeadline: T0 + 86_400_000n }
+  })
+  const created = await h.builder.create({ changeAddress: alice.address }, { contract })
+  await h.submit(created, [alice])
+  const inputs: Input[] = [
+    {
+      content: { type: 'IDeposit', account: address(alice), party: address(alice), token: ADA_TOKEN, amount: 10n * ADA }
+    }
+  ]
+  const create = async () =>
+    h.builder.release((await h.builder.create({ changeAddress: alice.address }, { contract })).reservation.key)
+  const apply = async () =>
+    h.builder.release(
+      (await h.builder.applyInputs({ changeAddress: alice.address }, { contractId: created.contractId, inputs }))
+        .reservation.key
+    )
+  for (let i = 0; i < 50; i += 1) await create()
+  for (let i = 0; i < 3; i += 1) await apply()
+  const before = wasmBytes()
+  for (let i = 0; i < 1000; i += 1) await create()
+  for (let i = 0; i < 30; i += 1) await apply()
+  expect(wasmBytes()).toBe(before)
+})
