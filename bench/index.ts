@@ -1,11 +1,15 @@
 /** `npm run bench`: every benchmark, each printed with its ratio against a named peer measured in the same run. */
 import { benchMarloweCore } from './marlowe-core.bench'
+import { benchBuild } from './build.bench'
+import { benchReview } from './review.bench'
 import { benchSandbox } from './sandbox.bench'
 
 async function main(): Promise<void> {
   console.log(`# Marlowe Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`)
   benchMarloweCore()
+  benchReview()
   await benchSandbox()
+  await benchBuild()
 }
 
 void main().catch((e: unknown) => {

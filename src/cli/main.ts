@@ -3,10 +3,12 @@
 import type { Command, Output } from './command'
 import { contractCommands } from './commands/contract'
 import { keysCommands } from './commands/keys'
+import { txCommands } from './commands/tx'
+import { ChainError } from '../chain/provider'
 import { EngineError } from '../engine/errors'
 import { CliError } from './errors'
 
-const COMMANDS: readonly Command[] = [...contractCommands, ...keysCommands]
+const COMMANDS: readonly Command[] = [...contractCommands, ...keysCommands, ...txCommands]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -50,6 +52,10 @@ export async function main(args: readonly string[], io: Output): Promise<number>
     if (e instanceof CliError) {
       io.err(`marlowe-desk ${found.command.name}: ${e.message}`)
       return e.exitCode
+    }
+    if (e instanceof ChainError) {
+      io.err(`marlowe-desk ${found.command.name}: the chain says: ${e.reason} (${e.kind})`)
+      return 1
     }
     if (e instanceof EngineError) {
       io.err(`marlowe-desk ${found.command.name}: ${e.message} (${e.code})`)

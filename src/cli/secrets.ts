@@ -13,10 +13,11 @@ function promptHidden(question: string): Promise<string> {
       new CliError(`${question.trim()} needs a terminal to type it; use --password-file for scripts`)
     )
   }
-  process.stderr.write(question)
+  // Echo goes off before the prompt shows, so nothing typed after seeing it can be echoed.
   input.setRawMode(true)
   input.resume()
   input.setEncoding('utf8')
+  process.stderr.write(question)
   return new Promise((resolve, reject) => {
     let typed = ''
     const done = (result: () => void): void => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseJson } from '../../src/core/json/lossless'
-import { runCli } from './run-cli'
+import { runCli, runInTerminal } from './run-cli'
 
 const MNEMONIC = 'test walk nut penalty hip pave soap entry language right filter choice'
 const BASE_TESTNET =
@@ -150,5 +150,23 @@ describe('marlowe-desk keys', () => {
     expect(noTty.code).toBe(1)
     expect(noTty.stderr).toContain('needs a terminal to type it; use --password-file')
     expect(existsSync(w.keystore) ? readdirSync(w.keystore).filter((f) => f.endsWith('.json')) : []).toEqual([])
+  })
+})
+
+describe('password prompt on a terminal', () => {
+  const hasScript = existsSync('/usr/bin/script')
+
+  it.skipIf(!hasScript)('reads the password without echoing it', async () => {
+    const w = workspace()
+    const secret = 'typed-secret-9876'
+    const transcript = await runInTerminal(
+      ['keys', 'create', '--name', 'tty', '--keystore', w.keystore],
+      [
+        ['New password:', `${secret}\r`],
+        ['Repeat the password:', `${secret}\r`]
+      ]
+    )
+    expect(transcript).toContain('created wallet')
+    expect(transcript).not.toContain(secret)
   })
 })

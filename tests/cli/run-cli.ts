@@ -1,5 +1,5 @@
 /** Builds the CLI from the current sources (as `npm run build:cli` does) and runs it as a subprocess. */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -31,8 +31,13 @@ export interface CliResult {
   readonly stderr: string
 }
 
-export function runCli(args: readonly string[], options: { cwd?: string; input?: string } = {}): CliResult {
-  const r = spawnSync(process.execPath, [cliPath(), ...args], {
+/** `offline` preloads a guard that makes any socket or DNS use throw. */
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; input?: string; offline?: boolean } = {}
+): CliResult {
+  const preload = options.offline === true ? ['--require', resolve(__dirname, 'no-network.cjs')] : []
+  const r = spawnSync(process.execPath, [...preload, cliPath(), ...args], {
     cwd: options.cwd ?? resolve(__dirname, '../..'),
     input: options.input ?? '',
     encoding: 'utf8',
@@ -40,4 +45,39 @@ export function runCli(args: readonly string[], options: { cwd?: string; input?:
     timeout: 60_000
   })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+/**
+ * Runs the CLI in a pseudo-terminal (util-linux `script`), answering each prompt once it appears, and
+ * returns everything the terminal showed — what a person would see, echo included.
+ */
+export function runInTerminal(
+  args: readonly string[],
+  answers: ReadonlyArray<readonly [string, string]>
+): Promise<string> {
+  const command = [process.execPath, cliPath(), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { ...process.env, NODE_PATH: resolve(__dirname, '../../node_modules') },
+    stdio: ['pipe', 'pipe', 'pipe']
+  })
+  let seen = ''
+  let next = 0
+  return new Promise((done, fail) => {
+    const timer = setTimeout(() => {
+      child.kill()
+      fail(new Error(`no prompt "${answers[next]?.[0] ?? ''}" within 30 s; terminal showed:\n${seen}`))
+    }, 30_000)
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8')
+      const answer = answers[next]
+      if (answer !== undefined && seen.includes(answer[0])) {
+        next += 1
+        child.stdin.write(answer[1])
+      }
+    })
+    child.on('close', () => {
+      clearTimeout(timer)
+      done(seen.replace(/\r/g, ''))
+    })
+  })
 }

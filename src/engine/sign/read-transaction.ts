@@ -6,7 +6,7 @@ import { BytesError, hexToBytes, utf8DecodeStrict } from '../../core/bytes'
 import { EnvelopeError, parseTextEnvelope } from '../../core/cardano/envelope'
 import { envelopeContent, SUPPORTED_ENVELOPE_TYPES, type Era } from '../../core/cardano/tx-envelope'
 import { splitTransaction, WitnessError } from '../../core/cardano/witnesses'
-import { CSL, withCsl } from '../csl'
+import { CSL, withCsl } from '../../csl'
 import { EngineError } from '../errors'
 
 export interface TransactionFile {

@@ -14,16 +14,17 @@ import {
 import { EnvelopeError, parseTextEnvelope } from '../../core/cardano/envelope'
 import { envelopeContent } from '../../core/cardano/tx-envelope'
 import type { WitnessProvider } from '../keys'
-import { CSL, withCsl } from '../csl'
+import { CSL, withCsl } from '../../csl'
 import { EngineError } from '../errors'
-import { requiredKeys, type OutRef, type ResolvedAddresses } from './required-keys'
+import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
+import type { OutRef, ResolvedOutput } from '../../core/cardano/review/types'
 
 export interface SignRequest {
   readonly tx: Uint8Array
   readonly walletId: string
   readonly keys: WitnessProvider
-  /** Addresses of the outputs the tx spends (inputs and collateral), by `txId#index`. */
-  readonly resolved: ResolvedAddresses
+  /** The outputs the tx spends (inputs and collateral), from the chain or a review bundle. */
+  readonly resolved: readonly ResolvedOutput[]
 }
 
 export interface SignResult {
@@ -33,8 +34,30 @@ export interface SignResult {
   readonly witnesses: readonly VkeyWitness[]
   /** Key hashes the tx needs that this wallet cannot sign for, each with why. */
   readonly missing: ReadonlyMap<string, readonly string[]>
+  /** Inputs and collateral whose owner is unknown, so their signers could not be worked out. */
   readonly unresolved: readonly OutRef[]
-  readonly uncoveredCertificates: number
+}
+
+/**
+ * The keys the transaction still needs, from the same analysis the review shows (inputs and collateral
+ * it spends, required signers, withdrawals, certificates, votes, native scripts), and what is unresolved.
+ */
+function neededKeys(
+  tx: Uint8Array,
+  resolved: readonly ResolvedOutput[]
+): { keys: Map<string, string[]>; unresolved: OutRef[] } {
+  let review
+  try {
+    review = reviewTransaction(tx, { resolvedInputs: resolved })
+  } catch (e) {
+    if (e instanceof TxDecodeError) throw new EngineError('BadRequest', 'InvalidTransaction', e.message)
+    throw e
+  }
+  const keys = new Map(review.witnesses.needed.filter((n) => !n.signed).map((n) => [n.keyHash, [...n.reasons]]))
+  const unresolved = [...review.inputs, ...review.collateral.inputs]
+    .filter((i) => !i.resolved)
+    .map((i) => ({ txId: i.ref.txId, index: i.ref.index }))
+  return { keys, unresolved }
 }
 
 function bodyHash(tx: Uint8Array): Uint8Array {
@@ -50,7 +73,7 @@ function toWitness(cbor: Uint8Array): VkeyWitness {
 }
 
 export async function signTransaction(request: SignRequest): Promise<SignResult> {
-  const needed = requiredKeys(request.tx, request.resolved)
+  const needed = neededKeys(request.tx, request.resolved)
   const hash = bodyHash(request.tx)
   const { witnesses, missing } = await request.keys.witness(request.walletId, hash, [...needed.keys.keys()])
   const added = witnesses.map(toWitness)
@@ -60,8 +83,7 @@ export async function signTransaction(request: SignRequest): Promise<SignResult>
     txId: bytesToHex(hash),
     witnesses: added,
     missing: new Map(missing.map((k) => [k, needed.keys.get(k) ?? []])),
-    unresolved: needed.unresolved,
-    uncoveredCertificates: needed.uncoveredCertificates
+    unresolved: needed.unresolved
   }
 }
 

@@ -8,7 +8,6 @@ import {
   assembleTransaction,
   readTransaction,
   readWitnessFile,
-  requiredKeys,
   signTransaction,
   verifyWitness
 } from '../../../src/engine/sign'
@@ -41,6 +40,10 @@ function buildTx(owner: string, rewardAddress: string): Uint8Array {
   return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new()).to_bytes()
 }
 
+function resolvedAt(ref: { txId: string; index: number }, address: string) {
+  return { ref, address, value: { lovelace: 5_000_000n, assets: {} } }
+}
+
 async function wallet() {
   const keys = await openKeystore()
   const vector = CSL_VECTORS[0]!
@@ -55,10 +58,7 @@ describe('signTransaction', () => {
   it('signs with exactly the wallet keys the tx needs and reports the rest', async () => {
     const w = await wallet()
     const tx = buildTx(w.address, w.reward)
-    const resolved = new Map([
-      [`${INPUT.txId}#0`, w.address],
-      [`${COLLATERAL.txId}#1`, w.address]
-    ])
+    const resolved = [resolvedAt(INPUT, w.address), resolvedAt(COLLATERAL, w.address)]
     const before = readTransaction(tx).txId
     const result = await signTransaction({ tx, walletId: w.id, keys: w.keys, resolved })
     expect(result.txId).toBe(before)
@@ -67,16 +67,18 @@ describe('signTransaction', () => {
     expect(result.witnesses).toHaveLength(2)
     for (const witness of result.witnesses) expect(verifyWitness(result.tx, witness)).toBe(true)
     expect([...result.missing.keys()]).toEqual([FOREIGN.to_public().hash().to_hex()])
-    expect(result.missing.get(FOREIGN.to_public().hash().to_hex())).toEqual(['required signer'])
+    expect(result.missing.get(FOREIGN.to_public().hash().to_hex())).toEqual(['required-signer'])
     expect(result.unresolved).toEqual([])
   })
 
   it('says which inputs it could not resolve', async () => {
     const w = await wallet()
     const tx = buildTx(w.address, w.reward)
-    const needed = requiredKeys(tx, new Map())
-    expect(needed.unresolved).toEqual([INPUT, COLLATERAL])
-    const result = await signTransaction({ tx, walletId: w.id, keys: w.keys, resolved: new Map() })
+    const result = await signTransaction({ tx, walletId: w.id, keys: w.keys, resolved: [] })
+    expect(result.unresolved).toEqual([
+      { txId: INPUT.txId, index: 0n },
+      { txId: COLLATERAL.txId, index: 1n }
+    ])
     expect(result.witnesses).toHaveLength(1) // the stake key, from the withdrawal
   })
 })
@@ -126,7 +128,7 @@ describe('assembleTransaction', () => {
   it('merges witnesses from witness-set and key-witness files', async () => {
     const w = await wallet()
     const tx = buildTx(w.address, w.reward)
-    const resolved = new Map([[`${INPUT.txId}#0`, w.address]])
+    const resolved = [resolvedAt(INPUT, w.address)]
     const signed = await signTransaction({ tx, walletId: w.id, keys: w.keys, resolved })
     const [payment, stake] = signed.witnesses
     const fromSet = readWitnessFile(envelope('ShelleyTxWitness ConwayEra', witnessSetBytes([payment!])), 'a.witness')
@@ -140,7 +142,7 @@ describe('assembleTransaction', () => {
     const w = await wallet()
     const tx = buildTx(w.address, w.reward)
     const other = buildTx(CSL_VECTORS[0]!.base.mainnet, w.reward)
-    const signed = await signTransaction({ tx: other, walletId: w.id, keys: w.keys, resolved: new Map() })
+    const signed = await signTransaction({ tx: other, walletId: w.id, keys: w.keys, resolved: [] })
     const e = thrown(() => assembleTransaction(tx, signed.witnesses)) as EngineError
     expect(e.code).toBe('InvalidWitness')
     expect(e.message).toContain('does not sign this transaction')

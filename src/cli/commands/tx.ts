@@ -1,0 +1,317 @@
+/**
+ * `marlowe-desk tx …`: review, sign and assemble transactions — all offline — and, online, bundle a
+ * transaction with what an offline review needs, and submit it.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { BundleError, parseBundle, stringifyBundle, type ReviewBundle } from '../../core/cardano/bundle'
+import { stringifyTextEnvelope } from '../../core/cardano/envelope'
+import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
+import type { OwnWallet, ReviewContext } from '../../core/cardano/review/types'
+import {
+  keyWitnessEnvelopeType,
+  txEnvelopeType,
+  witnessSetEnvelopeType,
+  type Era
+} from '../../core/cardano/tx-envelope'
+import { keyWitnessBytes, witnessSetBytes } from '../../core/cardano/witnesses'
+import { stringifyJson } from '../../core/json/lossless'
+import { toJsonValue } from '../../core/json/plain'
+import type { Keystore } from '../../engine/keys'
+import { assembleTransaction, readTransaction, readWitnessFile, signTransaction } from '../../engine/sign'
+import { expectPositionals, parseOptions, type Command, type Output } from '../command'
+import { CliError, usageError } from '../errors'
+import { keystoreOption, openKeystore } from '../keystore'
+import { renderReview } from '../render/review'
+import { password } from '../secrets'
+import { chainOptions, openChain, resolveForBundle } from '../chain'
+
+const MAX_FILE_BYTES = 64 * 1024 * 1024
+
+function readBytes(path: string): Uint8Array {
+  try {
+    const bytes = readFileSync(path)
+    if (bytes.length > MAX_FILE_BYTES) throw new CliError(`${path}: file is larger than ${MAX_FILE_BYTES} bytes`)
+    return new Uint8Array(bytes)
+  } catch (e) {
+    if (e instanceof CliError) throw e
+    const code = (e as NodeJS.ErrnoException).code
+    throw new CliError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${code ?? String(e)})`)
+  }
+}
+
+/** Writes a new file; never overwrites one (a signed tx must not silently replace another). */
+function writeNew(path: string, text: string): void {
+  try {
+    writeFileSync(path, text, { flag: 'wx', mode: 0o644 })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new CliError(
+      code === 'EEXIST'
+        ? `${path}: already exists; choose another --out`
+        : `${path}: cannot write (${code ?? String(e)})`
+    )
+  }
+}
+
+interface Loaded {
+  readonly tx: Uint8Array
+  readonly era: Era
+  readonly txId: string
+  readonly bundle?: ReviewBundle
+}
+
+function isBundleText(bytes: Uint8Array): boolean {
+  const head = new TextDecoder().decode(bytes.subarray(0, 200))
+  return head.includes('"marlowe-desk/review-bundle"')
+}
+
+function readBundle(path: string): ReviewBundle {
+  try {
+    return parseBundle(new TextDecoder().decode(readBytes(path)))
+  } catch (e) {
+    if (e instanceof BundleError) throw new CliError(`${path}: ${e.message}`)
+    throw e
+  }
+}
+
+/** A transaction file or a review bundle; `--bundle` adds a bundle's context to a plain transaction file. */
+function load(path: string, bundlePath: string | undefined): Loaded {
+  const bytes = readBytes(path)
+  const bundle = isBundleText(bytes) ? readBundle(path) : bundlePath === undefined ? undefined : readBundle(bundlePath)
+  const file = readTransaction(isBundleText(bytes) && bundle !== undefined ? bundle.tx : bytes)
+  if (bundle !== undefined && readTransaction(bundle.tx).txId !== file.txId) {
+    throw new CliError(
+      `${bundlePath ?? path}: the bundle is for transaction ${readTransaction(bundle.tx).txId}, not ${file.txId}`
+    )
+  }
+  return { tx: file.tx, era: file.era, txId: file.txId, ...(bundle === undefined ? {} : { bundle }) }
+}
+
+async function ownWallets(keys: Keystore | undefined, ids: readonly string[], network: string): Promise<OwnWallet[]> {
+  if (keys === undefined) return []
+  const net = network === 'mainnet' || network === 'preview' || network === 'sandbox' ? network : 'preprod'
+  return Promise.all(
+    ids.map(async (id) => {
+      const [payment, change] = await Promise.all([
+        keys.addresses(id, net, { role: 'payment', count: 20 }),
+        keys.addresses(id, net, { role: 'change', count: 20 })
+      ])
+      const addresses = [...payment, ...change].flatMap((a) =>
+        a.base === undefined ? [a.enterprise] : [a.base, a.enterprise]
+      )
+      const keyHashes = [...(await keys.ownedKeyHashes(id)).keys()]
+      return { id: (await keys.get(id)).name, addresses, keyHashes }
+    })
+  )
+}
+
+function reviewContext(loaded: Loaded, wallets: OwnWallet[]): ReviewContext {
+  const b = loaded.bundle
+  return {
+    now: BigInt(Date.now()),
+    wallets,
+    ...(b === undefined
+      ? {}
+      : {
+          resolvedInputs: b.resolvedInputs,
+          eraSummaries: b.eraSummaries,
+          networkId: b.network === 'mainnet' ? 1 : 0,
+          ...(b.protocolParameters === undefined ? {} : { protocolParameters: b.protocolParameters })
+        })
+  }
+}
+
+const review: Command = {
+  name: 'tx review',
+  summary: 'show what a transaction really does, decoded from its own bytes (offline)',
+  help: `Usage: marlowe-desk tx review (TX | BUNDLE) [--bundle BUNDLE] [--wallet ID]... [--json] [--keystore DIR]
+
+Decodes the transaction from its bytes: inputs, outputs, mint, validity as UTC time, scripts, datums and
+redeemers decoded as Marlowe, what the Marlowe contract will do, the net effect on --wallet, and warnings.
+TX is a TextEnvelope (Tx/TxBody of any era), hex or raw CBOR. A review bundle (tx bundle) adds the spent
+outputs, times and protocol parameters, so the review is complete on a machine with no network.`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, {
+      ...keystoreOption,
+      bundle: { type: 'string' },
+      wallet: { type: 'string', multiple: true },
+      json: { type: 'boolean' }
+    })
+    const [file] = expectPositionals(this.name, positionals, ['tx'])
+    const loaded = load(file!, values.bundle)
+    const walletIds = values.wallet ?? []
+    const keys = walletIds.length === 0 ? undefined : await openKeystore(values.keystore)
+    const wallets = await ownWallets(keys, walletIds, loaded.bundle?.network ?? 'preprod')
+    let result
+    try {
+      result = reviewTransaction(loaded.tx, reviewContext(loaded, wallets))
+    } catch (e) {
+      if (e instanceof TxDecodeError) throw new CliError(`${file}: ${e.message}`)
+      throw e
+    }
+    io.out(values.json === true ? stringifyJson(toJsonValue(result), { indent: 2 }) : renderReview(result))
+  }
+}
+
+function witnessPaths(out: string, count: number): string[] {
+  if (count === 1) return [out]
+  const stem = out.replace(/\.[^./]*$/, '')
+  return Array.from({ length: count }, (_, i) => `${stem}-${i + 1}.witness`)
+}
+
+const sign: Command = {
+  name: 'tx sign',
+  summary: 'sign a transaction with a wallet’s keys (offline; the body is never re-encoded)',
+  help: `Usage: marlowe-desk tx sign (TX | BUNDLE) --wallet ID --out FILE [--bundle BUNDLE] [--witness-only | --cli-witness]
+                          [--password-file FILE] [--keystore DIR]
+
+Signs with exactly the wallet keys the transaction needs: the inputs and collateral it owns (known from a
+review bundle), required signers, withdrawals and stake certificates. The tx id does not change.
+Writes the signed "Tx <Era>" file, or with --witness-only a "ShelleyTxWitness <Era>" witness set (what
+Marlowe Runtime's PUT accepts), or with --cli-witness cardano-cli "TxWitness <Era>" files (one per key).`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, {
+      ...keystoreOption,
+      bundle: { type: 'string' },
+      wallet: { type: 'string' },
+      out: { type: 'string' },
+      'witness-only': { type: 'boolean' },
+      'cli-witness': { type: 'boolean' },
+      'password-file': { type: 'string' }
+    })
+    const [file] = expectPositionals(this.name, positionals, ['tx'])
+    if (values.wallet === undefined) throw usageError(`${this.name}: --wallet is required`)
+    if (values.out === undefined) throw usageError(`${this.name}: --out is required`)
+    if (values['witness-only'] === true && values['cli-witness'] === true) {
+      throw usageError(`${this.name}: choose one of --witness-only and --cli-witness`)
+    }
+    const loaded = load(file!, values.bundle)
+    const keys = await openKeystore(values.keystore)
+    await keys.get(values.wallet)
+    await keys.unlock(values.wallet, await password(values['password-file']))
+    const resolved = loaded.bundle?.resolvedInputs ?? []
+    const result = await signTransaction({ tx: loaded.tx, walletId: values.wallet, keys, resolved })
+    keys.lock(values.wallet)
+    if (result.witnesses.length === 0)
+      throw new CliError(`the wallet holds none of the keys transaction ${result.txId} needs`)
+    if (values['cli-witness'] === true) {
+      const paths = witnessPaths(values.out, result.witnesses.length)
+      result.witnesses.forEach((w, i) =>
+        writeNew(
+          paths[i]!,
+          stringifyTextEnvelope({
+            type: keyWitnessEnvelopeType(loaded.era),
+            description: 'Key Witness ShelleyEra',
+            cbor: keyWitnessBytes(w)
+          })
+        )
+      )
+      io.out(`wrote ${paths.join(', ')}`)
+    } else if (values['witness-only'] === true) {
+      writeNew(
+        values.out,
+        stringifyTextEnvelope({
+          type: witnessSetEnvelopeType(loaded.era),
+          description: '',
+          cbor: witnessSetBytes(result.witnesses)
+        })
+      )
+      io.out(`wrote ${values.out}`)
+    } else {
+      writeNew(
+        values.out,
+        stringifyTextEnvelope({ type: txEnvelopeType(loaded.era), description: 'Ledger Cddl Format', cbor: result.tx })
+      )
+      io.out(`wrote ${values.out}`)
+    }
+    io.out(`signed ${result.txId} with ${result.witnesses.length} key(s)`)
+    reportGaps(io, result.missing, result.unresolved.length)
+  }
+}
+
+function reportGaps(io: Output, missing: ReadonlyMap<string, readonly string[]>, unresolved: number): void {
+  for (const [key, why] of missing)
+    io.err(`still needs a signature from ${key} (${why.join(', ')}) that this wallet cannot make`)
+  if (unresolved > 0) {
+    io.err(
+      `${unresolved} input(s) were not resolved, so their owners' signatures were not worked out: sign with a review bundle`
+    )
+  }
+}
+
+const assemble: Command = {
+  name: 'tx assemble',
+  summary: 'add witness files to a transaction (offline), checking each signature first',
+  help: `Usage: marlowe-desk tx assemble TX WITNESS... --out FILE
+
+WITNESS files are "ShelleyTxWitness <Era>" witness sets or cardano-cli "TxWitness <Era>" key witnesses.
+A witness made for another transaction is refused.`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, { out: { type: 'string' } })
+    if (positionals.length < 2) throw usageError(`${this.name}: expected TX and at least one WITNESS file (see --help)`)
+    if (values.out === undefined) throw usageError(`${this.name}: --out is required`)
+    const [txPath, ...witnessPaths] = positionals as [string, ...string[]]
+    const file = readTransaction(readBytes(txPath))
+    const witnesses = witnessPaths.flatMap((p) => readWitnessFile(readBytes(p), p))
+    const { tx, added } = assembleTransaction(file.tx, witnesses)
+    writeNew(
+      values.out,
+      stringifyTextEnvelope({ type: txEnvelopeType(file.era), description: 'Ledger Cddl Format', cbor: tx })
+    )
+    io.out(`wrote ${values.out}: ${file.txId} with ${added} new witness(es)`)
+  }
+}
+
+const bundle: Command = {
+  name: 'tx bundle',
+  summary: 'bundle a transaction with the chain data an offline review needs (online)',
+  help: `Usage: marlowe-desk tx bundle TX --out FILE [--network sandbox] [--data DIR]
+
+Looks up the outputs the transaction spends and references, the slot ↔ time mapping and the protocol
+parameters, and writes a review bundle for "tx review" and "tx sign" on an air-gapped machine.`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, { ...chainOptions, out: { type: 'string' } })
+    const [file] = expectPositionals(this.name, positionals, ['tx'])
+    if (values.out === undefined) throw usageError(`${this.name}: --out is required`)
+    const loaded = readTransaction(readBytes(file!))
+    const chain = await openChain(this.name, values.network, values.data)
+    try {
+      const context = await resolveForBundle(chain, loaded.tx)
+      const doc: ReviewBundle = {
+        tx: loaded.tx,
+        era: loaded.era,
+        network: chain.network,
+        createdAt: new Date().toISOString(),
+        ...context
+      }
+      writeNew(values.out, stringifyBundle(doc))
+      io.out(`wrote ${values.out}: ${loaded.txId} with ${context.resolvedInputs.length} resolved output(s)`)
+      if (context.missing.length > 0) io.err(`not found on chain: ${context.missing.join(', ')}`)
+    } finally {
+      await chain.close()
+    }
+  }
+}
+
+const submit: Command = {
+  name: 'tx submit',
+  summary: 'submit a signed transaction (online)',
+  help: `Usage: marlowe-desk tx submit TX [--network sandbox] [--data DIR]
+
+Answers once the node accepted the transaction (it is not yet in a block). A rejection prints the ledger's
+reason and exits 1.`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, chainOptions)
+    const [file] = expectPositionals(this.name, positionals, ['tx'])
+    const loaded = readTransaction(readBytes(file!))
+    const chain = await openChain(this.name, values.network, values.data)
+    try {
+      const txId = await chain.provider.submit(loaded.tx)
+      io.out(`submitted ${txId}`)
+    } finally {
+      await chain.close()
+    }
+  }
+}
+
+export const txCommands: readonly Command[] = [review, sign, assemble, bundle, submit]

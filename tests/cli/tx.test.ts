@@ -1,0 +1,157 @@
+/**
+ * The offline signing story end to end, through the built CLI: a wallet restored from its phrase, a
+ * transaction bundled online (sandbox), reviewed and signed as on an air-gapped machine, assembled, and
+ * submitted to the sandbox ledger, which checks every signature.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { sandboxWallet, SandboxProvider } from '../../src/chain/sandbox'
+import { stringifyTextEnvelope } from '../../src/core/cardano/envelope'
+import { parseJson } from '../../src/core/json/lossless'
+import { adaUtxos } from '../chain/support/sandbox'
+import { ADA, buildTx, txId } from '../chain/support/txkit'
+import { runCli } from './run-cli'
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
+
+/** Runs a one-line socket attempt under the same preload the offline CLI runs use. */
+function spawnProbe(): string {
+  const r = spawnSync(
+    process.execPath,
+    ['--require', resolve(__dirname, 'no-network.cjs'), '-e', "require('node:net').connect(9, '127.0.0.1')"],
+    { encoding: 'utf8' }
+  )
+  return r.stderr
+}
+
+async function paymentTx(dataDir: string): Promise<{ tx: Uint8Array; id: string }> {
+  const sandbox = SandboxProvider.open({ dataDir, clockTickMs: false })
+  try {
+    const alice = sandboxWallet('alice')
+    const bob = sandboxWallet('bob')
+    const [funds] = await adaUtxos(sandbox, alice.address)
+    const tx = buildTx({
+      params: await sandbox.protocolParameters(),
+      inputs: [funds!],
+      changeAddress: alice.address,
+      outputs: [{ address: bob.address, lovelace: 25n * ADA }]
+    })
+    return { tx, id: txId(tx) }
+  } finally {
+    await sandbox.close()
+  }
+}
+
+describe('marlowe-desk tx: bundle → review → sign → assemble → submit', () => {
+  it('signs offline and the sandbox ledger accepts the result', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-tx-'))
+    const data = join(dir, 'sandbox')
+    const keystore = join(dir, 'keys')
+    const path = (name: string): string => join(dir, name)
+    writeFileSync(path('password'), 'correct horse battery\n')
+    writeFileSync(path('phrase'), sandboxWallet('alice').mnemonic)
+    const { tx, id } = await paymentTx(data)
+    writeFileSync(
+      path('tx.json'),
+      stringifyTextEnvelope({ type: 'Unwitnessed Tx ConwayEra', description: '', cbor: tx })
+    )
+
+    const restored = runCli([
+      'keys',
+      'restore',
+      '--name',
+      'alice',
+      '--mnemonic-file',
+      path('phrase'),
+      '--password-file',
+      path('password'),
+      '--keystore',
+      keystore
+    ])
+    expect(restored.code).toBe(0)
+    const wallet = /restored wallet ([0-9a-f]+)/.exec(restored.stdout)?.[1] ?? ''
+
+    const bundled = runCli(['tx', 'bundle', path('tx.json'), '--data', data, '--out', path('bundle.json')])
+    expect(bundled.stderr).toBe('')
+    expect(bundled.stdout).toContain(`${id} with 1 resolved output(s)`)
+
+    const review = runCli(['tx', 'review', path('bundle.json'), '--wallet', wallet, '--keystore', keystore], {
+      offline: true
+    })
+    expect(review.code).toBe(0)
+    expect(review.stdout).toContain(`Transaction ${id}`)
+    expect(review.stdout).toMatch(/alice: pays 25\.\d{6} ada/)
+    expect(review.stdout).toContain('to sign by alice')
+
+    const asJson = runCli(['tx', 'review', path('bundle.json'), '--json'])
+    expect(parseJson(asJson.stdout)).toMatchObject({ txId: id, isValid: true })
+
+    const signed = runCli([
+      'tx',
+      'sign',
+      path('bundle.json'),
+      '--wallet',
+      wallet,
+      '--witness-only',
+      '--out',
+      path('alice.witness'),
+      '--password-file',
+      path('password'),
+      '--keystore',
+      keystore
+    ])
+    expect(signed.stderr).toBe('')
+    expect(signed.stdout).toContain(`signed ${id} with 1 key(s)`)
+    expect(readFileSync(path('alice.witness'), 'utf8')).toContain('"type": "ShelleyTxWitness ConwayEra"')
+
+    const assembled = runCli(['tx', 'assemble', path('tx.json'), path('alice.witness'), '--out', path('signed.json')], {
+      offline: true
+    })
+    expect(assembled.stdout).toContain(`${id} with 1 new witness(es)`)
+
+    const submitted = runCli(['tx', 'submit', path('signed.json'), '--data', data])
+    expect(submitted.stderr).toBe('')
+    expect(submitted.stdout).toBe(`submitted ${id}\n`)
+
+    const again = runCli(['tx', 'submit', path('signed.json'), '--data', data])
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('the chain says:')
+  })
+
+  it('the offline guard really stops network use', () => {
+    const probe = spawnProbe()
+    expect(probe).toContain('network access attempted (net.Socket.connect)')
+  })
+
+  it('refuses what it must not do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-tx-'))
+    const path = (name: string): string => join(dir, name)
+    const { tx } = await paymentTx(join(dir, 'sandbox'))
+    writeFileSync(path('tx.json'), stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: tx }))
+    writeFileSync(path('taken'), 'x')
+    const cases: Array<[string[], number, string]> = [
+      [['tx', 'submit', path('tx.json'), '--data', join(dir, 'sandbox')], 1, 'the chain says:'],
+      [
+        ['tx', 'bundle', path('tx.json'), '--out', path('taken'), '--data', join(dir, 'sandbox')],
+        1,
+        'already exists; choose another --out'
+      ],
+      [
+        ['tx', 'bundle', path('tx.json'), '--out', path('b'), '--network', 'mainnet'],
+        2,
+        '--network mainnet is not available yet'
+      ],
+      [['tx', 'review', path('missing')], 1, 'no such file'],
+      [['tx', 'review', path('taken')], 1, 'not a Cardano transaction'],
+      [['tx', 'sign', path('tx.json'), '--out', path('o')], 2, '--wallet is required'],
+      [['tx', 'assemble', path('tx.json')], 2, 'expected TX and at least one WITNESS file']
+    ]
+    for (const [args, code, message] of cases) {
+      const r = runCli(args)
+      expect(r.stderr, args.join(' ')).toContain(message)
+      expect(r.code, args.join(' ')).toBe(code)
+    }
+  })
+})
