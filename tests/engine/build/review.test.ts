@@ -1,0 +1,147 @@
+/**
+ * The review model of the transactions our own builder makes on the sandbox: a signer sees the contract
+ * opened, each step's inputs and payments, the payout withdrawn — decoded from the bytes, with the script
+ * data hash recomputed and no serious warning.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { marloweDeployment } from '../../../src/chain/deployments'
+import { reviewTransaction } from '../../../src/core/cardano/review'
+import type { ReviewContext, TxReview } from '../../../src/core/cardano/review/types'
+import { decodeTransaction } from '../../../src/core/cardano/tx'
+import { escrow, ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
+import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
+import { ADA, T0, harness, testWallet, type Harness, type TestWallet } from './support'
+
+const DAY = 86_400_000n
+const alice = testWallet('alice')
+const bob = testWallet('bob')
+const carol = testWallet('carol')
+const role = (name: string): Party => ({ type: 'Role', role: name })
+
+let h: Harness
+afterEach(async () => h.close())
+
+async function review(tx: Uint8Array, wallet: TestWallet): Promise<TxReview> {
+  const { body } = decodeTransaction(tx)
+  const deployment = marloweDeployment('sandbox')
+  const context: ReviewContext = {
+    resolvedInputs: await h.sandbox.utxosByRef([...body.inputs, ...body.collateral, ...body.referenceInputs]),
+    eraSummaries: await h.sandbox.eraSummaries(),
+    protocolParameters: await h.sandbox.protocolParameters(),
+    marloweScripts: {
+      [deployment.semantics.hash]: 'marlowe-semantics',
+      [deployment.payout.hash]: 'marlowe-payout',
+      [deployment.openRole.hash]: 'marlowe-open-role'
+    },
+    wallets: [{ id: wallet.name, addresses: [wallet.address], keyHashes: [wallet.paymentKeyHash] }],
+    now: BigInt(h.clock.now()),
+    networkId: 0
+  }
+  return reviewTransaction(tx, context)
+}
+
+function serious(r: TxReview): string[] {
+  return r.warnings.filter((w) => w.severity === 'danger').map((w) => w.message)
+}
+
+describe('review of builder transactions', () => {
+  test('create, deposit, choices and withdraw read back as what they do', async () => {
+    h = harness()
+    const { contract } = escrow({
+      seller: role('Seller'),
+      buyer: role('Buyer'),
+      mediator: role('Mediator'),
+      price: 100n * ADA,
+      token: ADA_TOKEN,
+      paymentDeadline: T0 + DAY,
+      complaintDeadline: T0 + 2n * DAY,
+      disputeDeadline: T0 + 3n * DAY,
+      mediationDeadline: T0 + 4n * DAY
+    })
+    const recipients = (w: TestWallet) => [{ destination: { address: w.address }, quantity: 1n }]
+    const created = await h.builder.create(
+      { changeAddress: carol.address },
+      {
+        contract,
+        roles: {
+          type: 'Mint',
+          roles: [
+            { name: 'Buyer', recipients: recipients(alice) },
+            { name: 'Seller', recipients: recipients(bob) },
+            { name: 'Mediator', recipients: recipients(carol) }
+          ]
+        },
+        tags: { 'desk.review': null }
+      }
+    )
+    const opened = await review(created.tx, carol)
+    expect(opened.txId).toBe(created.txId)
+    expect(serious(opened)).toEqual([])
+    expect(opened.scriptDataHash.status).toBe('match')
+    expect(opened.marlowe.created).toEqual([
+      expect.objectContaining({ output: 0n, rolesCurrency: created.rolesCurrency })
+    ])
+    expect(opened.outputs[0]?.address.scriptName).toBe('marlowe-semantics')
+    expect(opened.outputs[0]?.datum?.content?.type).toBe('marlowe-data')
+    expect(opened.mint.flatMap((m) => m.assets.map((a) => a.assetNameText)).sort()).toEqual([
+      'Buyer',
+      'Mediator',
+      'Seller'
+    ])
+    expect(opened.metadata?.marlowe?.tags.map((t) => t.tag)).toEqual(['desk.review'])
+    expect(opened.witnesses.needed.find((n) => n.wallet === 'carol')?.signed).toBe(false)
+    expect(opened.netEffect.find((e) => e.wallet === 'carol')?.complete).toBe(true)
+    await h.submit(created, [carol])
+
+    let current = created.contractId
+    let datum = created.datumBytes
+    let payouts: readonly { ref: { txId: string; index: number } }[] = []
+    const step = async (wallet: TestWallet, inputs: Input[]): Promise<TxReview> => {
+      const built = await h.builder.applyInputs(
+        { changeAddress: wallet.address },
+        { contractId: created.contractId, marloweUtxo: current, datum, inputs }
+      )
+      const r = await review(built.tx, wallet)
+      await h.submit(built, [wallet])
+      payouts = built.payouts
+      if (built.output !== undefined) {
+        current = built.output.ref
+        datum = built.output.datumBytes
+      }
+      return r
+    }
+    const deposit: Input = {
+      content: { type: 'IDeposit', account: role('Seller'), party: role('Buyer'), token: ADA_TOKEN, amount: 100n * ADA }
+    }
+    const paid = await step(alice, [deposit])
+    expect(serious(paid)).toEqual([])
+    expect(paid.scriptDataHash.status).toBe('match')
+    const [payStep] = paid.marlowe.steps
+    expect(payStep?.datumSource).toBe('witness-set')
+    expect(payStep?.inputs).toHaveLength(1)
+    expect(payStep?.result).toMatchObject({ type: 'success', closes: false, continuationMatches: true })
+    expect(paid.redeemers.find((r) => r.marloweInputs !== undefined)?.marloweInputs).toHaveLength(1)
+
+    const c = ESCROW_CHOICES
+    const choose = (name: string, owner: Party, chosen: bigint): Input => ({
+      content: { type: 'IChoice', choice: { name, owner }, chosen }
+    })
+    const confirmed = await step(alice, [
+      choose(c.everythingIsAlright.name, role('Buyer'), c.everythingIsAlright.chosen)
+    ])
+    expect(serious(confirmed)).toEqual([])
+    const result = confirmed.marlowe.steps[0]?.result
+    if (result?.type !== 'success') throw new Error(`the review could not run the step: ${JSON.stringify(result)}`)
+    expect(result.closes).toBe(true)
+    expect(result.payments.length).toBeGreaterThan(0)
+
+    const withdrawn = await h.builder.withdraw({ changeAddress: bob.address }, { payouts: payouts.map((p) => p.ref) })
+    const w = await review(withdrawn.tx, bob)
+    expect(serious(w)).toEqual([])
+    expect(w.marlowe.withdrawals).toEqual([
+      expect.objectContaining({ rolesCurrency: created.rolesCurrency, role: 'Seller' })
+    ])
+    expect(w.inputs.find((i) => i.owner === 'script')?.address?.scriptName).toBe('marlowe-payout')
+    await h.submit(withdrawn, [bob])
+  })
+})
