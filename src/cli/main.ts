@@ -4,11 +4,12 @@ import type { Command, Output } from './command'
 import { contractCommands } from './commands/contract'
 import { keysCommands } from './commands/keys'
 import { txCommands } from './commands/tx'
+import { sandboxCommands } from './commands/sandbox'
 import { ChainError } from '../chain/provider'
 import { EngineError } from '../engine/errors'
 import { CliError } from './errors'
 
-const COMMANDS: readonly Command[] = [...contractCommands, ...keysCommands, ...txCommands]
+const COMMANDS: readonly Command[] = [...sandboxCommands, ...contractCommands, ...keysCommands, ...txCommands]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -50,7 +51,9 @@ export async function main(args: readonly string[], io: Output): Promise<number>
     return 0
   } catch (e) {
     if (e instanceof CliError) {
-      io.err(`marlowe-desk ${found.command.name}: ${e.message}`)
+      // Commands name themselves in their messages; say it once.
+      const prefix = `${found.command.name}: `
+      io.err(`marlowe-desk ${prefix}${e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message}`)
       return e.exitCode
     }
     if (e instanceof ChainError) {
@@ -69,6 +72,11 @@ export async function main(args: readonly string[], io: Output): Promise<number>
 }
 
 if (require.main === module) {
+  // A reader that stops early (`| head`) closes the pipe: that is not an error worth a stack trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+    throw e
+  })
   const io: Output = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) }
   void main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code

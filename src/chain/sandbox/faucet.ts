@@ -53,6 +53,7 @@ export function faucetTransaction(
     try {
       tb.add_output(s.own(CSL.TransactionOutput.new(address(s, to), s.own(CSL.Value.new(big(s, lovelace))))))
     } catch (e) {
+      if (e instanceof ChainError) throw e
       throw new ChainError('Rejected', `the faucet cannot pay ${lovelace} lovelace to ${to}: ${String(e)}`)
     }
     tb.add_change_if_needed(faucet)

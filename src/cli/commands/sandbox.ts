@@ -1,0 +1,112 @@
+/**
+ * `marlowe-desk sandbox …`: the embedded sandbox ledger — its prefunded test wallets, balances, a faucet,
+ * and moving its clock forward so contract deadlines can be reached.
+ */
+import { SANDBOX_WALLETS, SandboxProvider } from '../../chain/sandbox'
+import { expectPositionals, parseOptions, type Command } from '../command'
+import { usageError } from '../errors'
+import { formatAda } from '../render/review'
+import { chainOptions, openChain } from '../chain'
+
+function sandboxOf(provider: unknown): SandboxProvider {
+  if (!(provider instanceof SandboxProvider)) throw usageError('this command works on the sandbox only')
+  return provider
+}
+
+const status: Command = {
+  name: 'sandbox status',
+  summary: 'show the sandbox: its tip, clock and the test wallets’ balances',
+  help: `Usage: marlowe-desk sandbox status [--data DIR]
+
+The sandbox is an in-process Cardano ledger (real ledger rules and Plutus execution) kept in DIR
+(default $MARLOWE_DESK_HOME/sandbox or ~/.marlowe-desk/sandbox); it is created on first use.`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, chainOptions)
+    expectPositionals(this.name, positionals, [])
+    const chain = await openChain(this.name, values.network, values.data)
+    try {
+      const sandbox = sandboxOf(chain.provider)
+      const tip = await sandbox.tip()
+      io.out(
+        `sandbox tip: slot ${tip.slot}, block ${tip.blockNo}, ${new Date(Number(sandbox.slotToTime(tip.slot))).toISOString()}`
+      )
+      for (const w of SANDBOX_WALLETS) {
+        const utxos = await sandbox.utxosAt([w.address])
+        const lovelace = utxos.reduce((n, u) => n + u.value.lovelace, 0n)
+        io.out(`${w.name.padEnd(6)} ${formatAda(lovelace).padStart(22)}  ${w.address}`)
+      }
+    } finally {
+      await chain.close()
+    }
+  }
+}
+
+const wallets: Command = {
+  name: 'sandbox wallets',
+  summary: 'list the sandbox test wallets with their public test recovery phrases',
+  help: `Usage: marlowe-desk sandbox wallets
+
+These phrases are public test data for the sandbox only: restore one with "keys restore" to sign sandbox
+transactions. Never send real funds to their addresses.`,
+  async run(args, io) {
+    const { positionals } = parseOptions(this.name, args, {})
+    expectPositionals(this.name, positionals, [])
+    for (const w of SANDBOX_WALLETS) io.out(`${w.name}\n  address: ${w.address}\n  phrase:  ${w.mnemonic}`)
+  }
+}
+
+const fund: Command = {
+  name: 'sandbox fund',
+  summary: 'pay test ada from the sandbox faucet to an address',
+  help: `Usage: marlowe-desk sandbox fund ADDRESS [--ada N] [--data DIR]
+
+Pays N ada (default 1000) from the faucet wallet in a real sandbox transaction.`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, { ...chainOptions, ada: { type: 'string' } })
+    const [address] = expectPositionals(this.name, positionals, ['address'])
+    const ada = values.ada ?? '1000'
+    if (!/^[1-9]\d{0,8}$/.test(ada))
+      throw usageError(`${this.name}: --ada must be a whole number of ada from 1 to 999999999`)
+    const chain = await openChain(this.name, values.network, values.data)
+    try {
+      const ref = await sandboxOf(chain.provider).fund(address!, BigInt(ada) * 1_000_000n)
+      io.out(`sent ${ada} ada to ${address} in ${ref.txId}#${ref.index}`)
+    } finally {
+      await chain.close()
+    }
+  }
+}
+
+const advance: Command = {
+  name: 'sandbox advance',
+  summary: 'move the sandbox clock forward (to reach contract deadlines)',
+  help: `Usage: marlowe-desk sandbox advance (--to POSIX_MS | --slots N) [--data DIR]`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, {
+      ...chainOptions,
+      to: { type: 'string' },
+      slots: { type: 'string' }
+    })
+    expectPositionals(this.name, positionals, [])
+    if ((values.to === undefined) === (values.slots === undefined))
+      throw usageError(`${this.name}: give exactly one of --to and --slots`)
+    const number = values.to ?? values.slots ?? ''
+    if (!/^\d{1,16}$/.test(number))
+      throw usageError(`${this.name}: expected a whole number, got ${JSON.stringify(number)}`)
+    const chain = await openChain(this.name, values.network, values.data)
+    try {
+      const sandbox = sandboxOf(chain.provider)
+      const now = sandbox.slotToTime((await sandbox.tip()).slot)
+      if (values.to !== undefined && BigInt(number) <= now) {
+        throw usageError(`${this.name}: the sandbox clock is already at ${now}; it only moves forward`)
+      }
+      const tip =
+        values.to !== undefined ? await sandbox.advanceTo(BigInt(number)) : await sandbox.advanceSlots(BigInt(number))
+      io.out(`sandbox now at slot ${tip.slot}, ${new Date(Number(sandbox.slotToTime(tip.slot))).toISOString()}`)
+    } finally {
+      await chain.close()
+    }
+  }
+}
+
+export const sandboxCommands: readonly Command[] = [status, wallets, fund, advance]
