@@ -12,7 +12,7 @@ import { ADA, CLOSE, type Input, type Party } from '../src/core/marlowe/types'
 import { InMemoryInputReservations, MarloweTxBuilder } from '../src/engine/build'
 import { printRows, type Row } from './harness'
 
-const CREATE_BUILDS = 2000
+const CREATE_BUILDS = 9500
 const ESCROW_BUILDS = 500
 const APPLY_BUILDS = 300
 /** Enough for the JIT, V8's heap and the sandbox evaluator's recycled wasm to reach their steady sizes. */
