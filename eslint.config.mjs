@@ -104,5 +104,18 @@ export default tseslint.config(
       '**/cli/**',
       '**/main/**'
     )
+  },
+  {
+    files: ['src/store/**/*.ts'],
+    rules: forbid(
+      'electron',
+      '**/engine/**',
+      '**/chain/**',
+      '**/server/**',
+      '**/cli/**',
+      '**/main/**',
+      '**/preload/**',
+      '**/renderer/**'
+    )
   }
 )

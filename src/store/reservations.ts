@@ -1,0 +1,81 @@
+/**
+ * Input reservations kept in SQLite, so they hold across restarts and across processes sharing the file:
+ * the check for conflicts and the insert happen in one IMMEDIATE transaction, which SQLite serialises.
+ * It has the shape of the engine's `InputReservations` (src/engine/build/reservations.ts), which the
+ * engine is handed; the store itself imports nothing above core.
+ */
+import type { Db } from './database'
+
+interface OutRef {
+  readonly txId: string
+  readonly index: number
+}
+
+export interface StoredReservation {
+  readonly key: string
+  readonly spend: readonly OutRef[]
+  readonly collateral: readonly OutRef[]
+  /** Epoch milliseconds. */
+  readonly expiresAt: number
+}
+
+export type ReserveOutcome = { readonly ok: true } | { readonly ok: false; readonly conflicts: readonly string[] }
+
+const refText = (r: OutRef): string => `${r.txId}#${r.index}`
+
+export class SqliteInputReservations {
+  private readonly deleteExpired
+  private readonly selectLive
+  private readonly selectConflicts
+  private readonly insertReservation
+  private readonly insertRef
+  private readonly deleteReservation
+
+  constructor(private readonly db: Db) {
+    this.deleteExpired = db.prepare('DELETE FROM reservations WHERE expires_at <= ?')
+    this.selectLive = db.prepare<[], { ref: string; mode: string }>('SELECT ref, mode FROM reservation_refs')
+    // A spend conflicts with any live use of the ref; a collateral use only with a live spend.
+    this.selectConflicts = db.prepare<[string, string], { ref: string }>(
+      `SELECT DISTINCT r.ref FROM reservation_refs r, json_each(?) j
+        WHERE r.ref = j.value
+          AND (r.mode = 'spend' OR j.value IN (SELECT value FROM json_each(?)))`
+    )
+    this.insertReservation = db.prepare('INSERT INTO reservations (key, expires_at) VALUES (?, ?)')
+    this.insertRef = db.prepare('INSERT OR IGNORE INTO reservation_refs (key, ref, mode) VALUES (?, ?, ?)')
+    this.deleteReservation = db.prepare('DELETE FROM reservations WHERE key = ?')
+  }
+
+  reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }> {
+    const rows = this.db.transaction(() => {
+      this.deleteExpired.run(now)
+      return this.selectLive.all()
+    })()
+    const spent = new Set<string>()
+    const collateral = new Set<string>()
+    for (const { ref, mode } of rows) (mode === 'spend' ? spent : collateral).add(ref)
+    return Promise.resolve({ spent, collateral })
+  }
+
+  tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome> {
+    const spend = reservation.spend.map(refText)
+    const collateral = reservation.collateral.map(refText)
+    const outcome = this.db
+      .transaction((): ReserveOutcome => {
+        this.deleteExpired.run(now)
+        const all = JSON.stringify([...spend, ...collateral])
+        const conflicts = this.selectConflicts.all(all, JSON.stringify(spend)).map((r) => r.ref)
+        if (conflicts.length > 0) return { ok: false, conflicts }
+        this.insertReservation.run(reservation.key, reservation.expiresAt)
+        for (const ref of spend) this.insertRef.run(reservation.key, ref, 'spend')
+        for (const ref of collateral) this.insertRef.run(reservation.key, ref, 'collateral')
+        return { ok: true }
+      })
+      .immediate()
+    return Promise.resolve(outcome)
+  }
+
+  release(key: string): Promise<void> {
+    this.deleteReservation.run(key)
+    return Promise.resolve()
+  }
+}

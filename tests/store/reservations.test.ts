@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { sandboxWallet, SandboxProvider } from '../../src/chain/sandbox'
+import { MarloweTxBuilder, type InputReservations } from '../../src/engine/build'
+import { openDatabase, StoreError } from '../../src/store/database'
+import { MIGRATIONS } from '../../src/store/migrations'
+import { SqliteInputReservations } from '../../src/store/reservations'
+
+const file = (): string => join(mkdtempSync(join(tmpdir(), 'marlowe-desk-store-')), 'store.sqlite')
+const ref = (n: number) => ({ txId: n.toString(16).padStart(64, '0'), index: n % 3 })
+const text = (n: number): string => `${ref(n).txId}#${ref(n).index}`
+
+describe('SqliteInputReservations', () => {
+  it('is what the builder takes', () => {
+    const reservations: InputReservations = new SqliteInputReservations(openDatabase(':memory:'))
+    expect(reservations).toBeDefined()
+  })
+
+  it('refuses inputs another pending build spends or uses as collateral; shares collateral', async () => {
+    const r = new SqliteInputReservations(openDatabase(file()))
+    expect(await r.tryReserve({ key: 'a', spend: [ref(1), ref(2)], collateral: [ref(9)], expiresAt: 1000 }, 0)).toEqual(
+      { ok: true }
+    )
+    expect(await r.tryReserve({ key: 'b', spend: [ref(2), ref(3)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
+      ok: false,
+      conflicts: [text(2)]
+    })
+    expect(await r.tryReserve({ key: 'c', spend: [ref(9)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
+      ok: false,
+      conflicts: [text(9)]
+    })
+    expect(await r.tryReserve({ key: 'd', spend: [ref(4)], collateral: [ref(1)], expiresAt: 1000 }, 0)).toEqual({
+      ok: false,
+      conflicts: [text(1)]
+    })
+    expect(await r.tryReserve({ key: 'e', spend: [ref(5)], collateral: [ref(9)], expiresAt: 1000 }, 0)).toEqual({
+      ok: true
+    })
+    const held = await r.reserved(0)
+    expect([...held.spent].sort()).toEqual([text(1), text(2), text(5)].sort())
+    expect([...held.collateral]).toEqual([text(9)])
+  })
+
+  it('lets reservations expire and be released', async () => {
+    const r = new SqliteInputReservations(openDatabase(file()))
+    await r.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 100 }, 0)
+    await r.tryReserve({ key: 'b', spend: [ref(2)], collateral: [], expiresAt: 500 }, 0)
+    expect((await r.reserved(100)).spent).toEqual(new Set([text(2)]))
+    expect(await r.tryReserve({ key: 'c', spend: [ref(1)], collateral: [], expiresAt: 900 }, 100)).toEqual({ ok: true })
+    await r.release('b')
+    expect((await r.reserved(100)).spent).toEqual(new Set([text(1)]))
+  })
+
+  it('holds across a restart and between two connections to one file', async () => {
+    const path = file()
+    const first = new SqliteInputReservations(openDatabase(path))
+    await first.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)
+    const second = new SqliteInputReservations(openDatabase(path))
+    expect(await second.tryReserve({ key: 'b', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
+      ok: false,
+      conflicts: [text(1)]
+    })
+    const db = openDatabase(path)
+    db.close()
+    expect((await new SqliteInputReservations(openDatabase(path)).reserved(0)).spent).toEqual(new Set([text(1)]))
+  })
+})
+
+describe('openDatabase', () => {
+  it('migrates a new file to the latest schema in WAL mode', () => {
+    const db = openDatabase(file())
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length)
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+  })
+
+  it('refuses a file from a newer version and leaves it as it was', () => {
+    const path = file()
+    const db = new Database(path)
+    db.pragma(`user_version = ${MIGRATIONS.length + 1}`)
+    db.close()
+    const before = readFileSync(path)
+    expect(() => openDatabase(path)).toThrow(StoreError)
+    expect(() => openDatabase(path)).toThrow('was written by a newer Marlowe Desk')
+    expect(readFileSync(path).equals(before)).toBe(true)
+  })
+
+  it('refuses a file that is not a database, without overwriting it', () => {
+    const path = file()
+    writeFileSync(path, 'these are my notes, not a database'.repeat(200))
+    const before = readFileSync(path)
+    expect(() => openDatabase(path)).toThrow(/cannot open the store .*: file is not a database/)
+    expect(readFileSync(path).equals(before)).toBe(true)
+  })
+})
+
+describe('the builder with reservations in SQLite', () => {
+  it('two builders sharing one store file never pick the same input', async () => {
+    const path = file()
+    const sandbox = SandboxProvider.open({ clockTickMs: false })
+    try {
+      // Two processes' worth of builders: separate connections, one file.
+      const builders = [0, 1].map(
+        () => new MarloweTxBuilder({ provider: sandbox, reservations: new SqliteInputReservations(openDatabase(path)) })
+      )
+      const alice = sandboxWallet('alice').address
+      const builds = await Promise.all(
+        [0, 1, 2, 3].map((i) => builders[i % 2]!.create({ changeAddress: alice }, { contract: { type: 'Close' } }))
+      )
+      const spent = builds.flatMap((b) => b.spent.map((r) => `${r.txId}#${r.index}`))
+      expect(spent).toHaveLength(4)
+      expect(new Set(spent).size).toBe(4)
+    } finally {
+      await sandbox.close()
+    }
+  })
+})
