@@ -89,3 +89,16 @@ export function utf8DecodeStrict(bytes: Uint8Array): string | undefined {
   }
   return ascii
 }
+
+/** The parts one after another in a new array. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let total = 0
+  for (const p of parts) total += p.length
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}

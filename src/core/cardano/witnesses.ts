@@ -3,7 +3,7 @@
  * bytes (so the tx id), and every other witness-set entry (datums and redeemers, whose exact bytes the
  * script data hash covers) are copied verbatim. Only the vkey witness list (witness set key 0) is rewritten.
  */
-import { bytesToHex } from '../bytes'
+import { bytesToHex, concatBytes } from '../bytes'
 import { CborError, decodeCbor, encodeHead, type CborItem, type CborMap } from './cbor'
 
 export class WitnessError extends Error {
@@ -33,16 +33,6 @@ function read(bytes: Uint8Array, what: string): CborItem {
     if (e instanceof CborError) throw new WitnessError(`${what} is not valid CBOR: ${e.message}`)
     throw e
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
 
 function vkeyWitnessFrom(item: CborItem, source: Uint8Array, what: string): VkeyWitness {
@@ -99,17 +89,17 @@ export function vkeyWitnessOfKeyWitness(bytes: Uint8Array): VkeyWitness {
 
 /** cardano-cli's key witness encoding, `[0, witness]`. */
 export function keyWitnessBytes(witness: VkeyWitness): Uint8Array {
-  return concat([Uint8Array.of(0x82, 0x00), witness.cbor])
+  return concatBytes([Uint8Array.of(0x82, 0x00), witness.cbor])
 }
 
 /** A witness set holding only these vkey witnesses (what Runtime's submit accepts as `ShelleyTxWitness`). */
 export function witnessSetBytes(witnesses: readonly VkeyWitness[], tagged = true): Uint8Array {
-  return concat([encodeHead(MAJOR_MAP, 1), Uint8Array.of(0x00), vkeyList(witnesses, tagged)])
+  return concatBytes([encodeHead(MAJOR_MAP, 1), Uint8Array.of(0x00), vkeyList(witnesses, tagged)])
 }
 
 function vkeyList(witnesses: readonly VkeyWitness[], tagged: boolean): Uint8Array {
   const list = [encodeHead(MAJOR_ARRAY, witnesses.length), ...witnesses.map((w) => w.cbor)]
-  return concat(tagged ? [encodeHead(MAJOR_TAG, TAG_SET), ...list] : list)
+  return concatBytes(tagged ? [encodeHead(MAJOR_TAG, TAG_SET), ...list] : list)
 }
 
 export interface TxParts {
@@ -181,5 +171,5 @@ export function addVkeyWitnesses(tx: Uint8Array, witnesses: readonly VkeyWitness
   const count = witnessSet.entries.length + (existingEntry === undefined ? 1 : 0)
   const mapHead = witnessSet.indefinite ? Uint8Array.of(0xbf) : encodeHead(MAJOR_MAP, count)
   const mapTail = witnessSet.indefinite ? [Uint8Array.of(0xff)] : []
-  return { tx: concat([parts.head, parts.body, mapHead, ...entries, ...mapTail, parts.rest]), added: added.length }
+  return { tx: concatBytes([parts.head, parts.body, mapHead, ...entries, ...mapTail, parts.rest]), added: added.length }
 }

@@ -7,7 +7,7 @@
  * and nothing is ever allocated from a declared length; nesting is capped; every failure is a `CborError`
  * naming the byte offset. Along the way the reader logs non-canonical choices and duplicates (`issues`).
  */
-import { bytesToHex, utf8DecodeStrict } from '../../bytes'
+import { bytesToHex, concatBytes, utf8DecodeStrict } from '../../bytes'
 import { CborError } from './error'
 import type { CborItem } from './item'
 import { EncodingIssueLog } from './issues'
@@ -442,22 +442,14 @@ export class CborReader {
 
   private joinChunks(major: number, what: string): Uint8Array {
     const chunks: Uint8Array[] = []
-    let total = 0
     while (!this.takeBreak()) {
       const chunkStart = this.pos
       const info = this.head(major, `${what} chunk`)
       if (info === INDEFINITE) this.fail('a chunk of an indefinite string must be definite', chunkStart)
       const chunk = this.chunk(info, chunkStart)
       chunks.push(chunk)
-      total += chunk.length
     }
-    const joined = new Uint8Array(total)
-    let at = 0
-    for (const chunk of chunks) {
-      joined.set(chunk, at)
-      at += chunk.length
-    }
-    return joined
+    return concatBytes(chunks)
   }
 
   private utf8(bytes: Uint8Array, start: number): string {

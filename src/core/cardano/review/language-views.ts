@@ -4,6 +4,7 @@
  * whose view keeps two historical quirks: its key is the byte string `41 00` rather than `00`, and its cost
  * model is an *indefinite* list wrapped in a byte string.
  */
+import { concatBytes } from '../../bytes'
 import { encodeHead, encodeInt } from '../cbor'
 import type { ScriptLanguage } from '../tx'
 import type { ReviewProtocolParameters } from './types'
@@ -34,26 +35,14 @@ export function encodeLanguageViews(
     count += 1
     parts.push(KEY[language], language === 'PlutusV1' ? v1View(model) : definiteList(model))
   }
-  return { bytes: concat([encodeHead(MAJOR_MAP, count), ...parts]) }
+  return { bytes: concatBytes([encodeHead(MAJOR_MAP, count), ...parts]) }
 }
 
 function definiteList(model: readonly bigint[]): Uint8Array {
-  return concat([encodeHead(MAJOR_ARRAY, model.length), ...model.map(encodeInt)])
+  return concatBytes([encodeHead(MAJOR_ARRAY, model.length), ...model.map(encodeInt)])
 }
 
 function v1View(model: readonly bigint[]): Uint8Array {
-  const list = concat([Uint8Array.of(0x9f), ...model.map(encodeInt), Uint8Array.of(0xff)])
-  return concat([encodeHead(MAJOR_BYTES, list.length), list])
-}
-
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0
-  for (const p of parts) length += p.length
-  const out = new Uint8Array(length)
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
+  const list = concatBytes([Uint8Array.of(0x9f), ...model.map(encodeInt), Uint8Array.of(0xff)])
+  return concatBytes([encodeHead(MAJOR_BYTES, list.length), list])
 }

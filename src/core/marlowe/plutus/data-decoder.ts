@@ -5,7 +5,7 @@
  * declared lengths are checked against the remaining bytes before anything is read, nesting is capped so
  * recursion stays shallow, and every failure is a `PlutusDataError` carrying the byte offset.
  */
-import { bytesToHex } from '../../bytes'
+import { bytesToHex, concatBytes } from '../../bytes'
 import { PlutusDataError, type PlutusData } from './data-types'
 
 /** Deepest nesting of constructors, lists and maps accepted; keeps the recursive decoder far from the stack limit. */
@@ -154,7 +154,6 @@ function readMapEntries(r: Reader, info: number, start: number, depth: number): 
 function readByteString(r: Reader, info: number, start: number): Uint8Array {
   if (info !== INDEFINITE) return r.chunk(r.argument(MAJOR_BYTES, info, start), start)
   const chunks: Uint8Array[] = []
-  let total = 0
   while (!r.consumeBreak()) {
     const chunkStart = r.pos
     const initial = r.byte()
@@ -163,15 +162,8 @@ function readByteString(r: Reader, info: number, start: number): Uint8Array {
     }
     const chunk = r.chunk(r.argument(MAJOR_BYTES, initial & 0x1f, chunkStart), chunkStart)
     chunks.push(chunk)
-    total += chunk.length
   }
-  const joined = new Uint8Array(total)
-  let at = 0
-  for (const chunk of chunks) {
-    joined.set(chunk, at)
-    at += chunk.length
-  }
-  return joined
+  return concatBytes(chunks)
 }
 
 function checkDepth(depth: number, start: number): void {
