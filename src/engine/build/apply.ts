@@ -20,7 +20,7 @@ import {
 import { computeTransaction } from '../../core/marlowe/semantics'
 import type { MarloweData, Party, TransactionSuccess } from '../../core/marlowe/types'
 import { withCsl } from '../../csl'
-import { balanceAndBuild } from './balance'
+import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, computeTransactionFailed, engineFailure, roleTokenNotFound } from './build-errors'
 import type { BuildContext } from './context'
 import { loadMarloweOutput, type Loaded } from './marlowe-input'
@@ -184,12 +184,7 @@ export async function buildApplyInputs(
   const built = await balanceAndBuild(ctx.balance, wallet, plan, Number(times.clock.slotToTime(times.invalidHereafter)))
   const firstPayout = next === undefined ? 0 : 1
   return {
-    txId: built.txId,
-    tx: built.tx,
-    fee: built.fee,
-    spent: built.spent,
-    collateral: built.collateral,
-    reservation: built.reservation,
+    ...builtTxFields(built),
     invalidBefore: { slot: times.invalidBefore, time: times.interval.from },
     invalidHereafter: { slot: times.invalidHereafter, time: times.interval.to + 1n },
     contractId: request.contractId,

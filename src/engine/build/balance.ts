@@ -18,6 +18,7 @@ import type { PlanFactory, TxPlan } from './plan'
 import { exUnitsFee, requiredCollateral } from './protocol'
 import { formatRef } from './refs'
 import type { InputReservations } from './reservations'
+import type { BuiltTx } from './types'
 import type { Wallet } from './wallet'
 
 export interface BalanceDeps {
@@ -34,6 +35,13 @@ export interface Balanced<T> extends Assembled {
   readonly spent: readonly TxOutRef[]
   readonly collateral: readonly TxOutRef[]
   readonly reservation: { readonly key: string; readonly expiresAt: number }
+}
+
+/** The fields every build result shares (`BuiltTx` without its validity bounds). */
+export function builtTxFields<T>(
+  b: Balanced<T>
+): Pick<BuiltTx, 'txId' | 'tx' | 'fee' | 'spent' | 'collateral' | 'reservation'> {
+  return { txId: b.txId, tx: b.tx, fee: b.fee, spent: b.spent, collateral: b.collateral, reservation: b.reservation }
 }
 
 /** Races lost to concurrent builds before giving up. */

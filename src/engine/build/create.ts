@@ -8,7 +8,7 @@ import type { Utxo } from '../../chain/provider'
 import { encodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import type { MarloweData, Token } from '../../core/marlowe/types'
 import { EngineError } from '../errors'
-import { balanceAndBuild } from './balance'
+import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, engineFailure, insufficientMinAdaDeposit } from './build-errors'
 import type { BuildContext } from './context'
 import { creatorDeposit, initialState } from './initial-state'
@@ -140,12 +140,7 @@ export async function buildCreate(
   const built = await balanceAndBuild(ctx.balance, wallet, plan)
   const { datum, datumBytes, deposit, safetyErrors } = built.info
   return {
-    txId: built.txId,
-    tx: built.tx,
-    fee: built.fee,
-    spent: built.spent,
-    collateral: built.collateral,
-    reservation: built.reservation,
+    ...builtTxFields(built),
     contractId: { txId: built.txId, index: 0 },
     datum,
     datumBytes,

@@ -10,7 +10,7 @@ import { datumHash } from '../../core/marlowe/plutus/hash'
 import { PlutusDataError } from '../../core/marlowe/plutus/data'
 import { PlutusDecodeError, decodePayoutDatum, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
 import type { PayoutDatum } from '../../core/marlowe/types'
-import { balanceAndBuild } from './balance'
+import { balanceAndBuild, builtTxFields } from './balance'
 import { engineFailure, payoutNotFound, roleTokenNotFound } from './build-errors'
 import type { BuildContext } from './context'
 import type { ScriptSpend, TxPlan } from './plan'
@@ -126,12 +126,7 @@ export async function buildWithdraw(
 
   const built = await balanceAndBuild(ctx.balance, wallet, plan)
   return {
-    txId: built.txId,
-    tx: built.tx,
-    fee: built.fee,
-    spent: built.spent,
-    collateral: built.collateral,
-    reservation: built.reservation,
+    ...builtTxFields(built),
     payouts: payouts.map((p) => ({
       ref: p.utxo.ref,
       rolesCurrency: p.datum.rolesCurrency,

@@ -3,11 +3,12 @@ import { expect } from 'vitest'
 import { marloweDeployment } from '../../../src/chain/deployments'
 import type { Value } from '../../../src/core/cardano/value'
 import { decodeRedeemer } from '../../../src/core/marlowe/plutus/marlowe-data'
-import { CLOSE, type Input } from '../../../src/core/marlowe/types'
+import { escrow } from '../../../src/core/marlowe/examples'
+import { ADA as ADA_TOKEN, CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import type { ApplyBuild, CreateBuild, WithdrawBuild } from '../../../src/engine/build'
 import { sumValues } from '../../../src/engine/build/values'
 import { checkCreate, checkMarloweSpend, checkPayoutSpends, decodeTx, type ValidatorContext } from './marlowe-validator'
-import type { Harness, TestWallet } from './support'
+import { ADA, T0, type Harness, type TestWallet } from './support'
 
 export function validatorContext(h: Harness): ValidatorContext {
   const d = marloweDeployment('sandbox')
@@ -58,4 +59,21 @@ export async function expectValidApply(h: Harness, built: ApplyBuild, inputs: re
 
 export async function expectValidWithdraw(h: Harness, built: WithdrawBuild): Promise<void> {
   expect(await checkPayoutSpends(validatorContext(h), built.tx)).toEqual([])
+}
+
+/** The Playground escrow between roles Buyer, Seller and Mediator: 100 ada, deadlines a day apart from T0. */
+export function rolesEscrow(): Contract {
+  const role = (name: string): Party => ({ type: 'Role', role: name })
+  const day = 86_400_000n
+  return escrow({
+    seller: role('Seller'),
+    buyer: role('Buyer'),
+    mediator: role('Mediator'),
+    price: 100n * ADA,
+    token: ADA_TOKEN,
+    paymentDeadline: T0 + day,
+    complaintDeadline: T0 + 2n * day,
+    disputeDeadline: T0 + 3n * day,
+    mediationDeadline: T0 + 4n * day
+  }).contract
 }

@@ -5,12 +5,20 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { payoutValidatorAddress } from '../../../src/chain/deployments'
 import { utf8Encode, bytesToHex } from '../../../src/core/bytes'
-import { escrow, ESCROW_CHOICES, swap } from '../../../src/core/marlowe/examples'
+import { ESCROW_CHOICES, swap } from '../../../src/core/marlowe/examples'
 import { merkleHash } from '../../../src/core/marlowe/plutus/hash'
 import { decodeMarloweData } from '../../../src/core/marlowe/plutus/marlowe-data'
 import { ADA as ADA_TOKEN, type Contract, type Input, type Party, type Token } from '../../../src/core/marlowe/types'
 import { CSL, withCsl } from '../../../src/csl'
-import { balance, expectValidApply, expectValidCreate, expectValidWithdraw, mintTestToken, quantity } from './flows'
+import {
+  balance,
+  rolesEscrow,
+  expectValidApply,
+  expectValidCreate,
+  expectValidWithdraw,
+  mintTestToken,
+  quantity
+} from './flows'
 import { decodeTx } from './marlowe-validator'
 import { ADA, T0, harness, testWallet, type Harness } from './support'
 
@@ -35,17 +43,7 @@ const deposit = (account: Party, party: Party, token: Token, amount: bigint): In
 describe('escrow with minted role tokens', () => {
   test('create → deposit → report → dispute → dismiss → role payout → withdraw', async () => {
     h = harness()
-    const { contract } = escrow({
-      seller: role('Seller'),
-      buyer: role('Buyer'),
-      mediator: role('Mediator'),
-      price: 100n * ADA,
-      token: ADA_TOKEN,
-      paymentDeadline: T0 + DAY,
-      complaintDeadline: T0 + 2n * DAY,
-      disputeDeadline: T0 + 3n * DAY,
-      mediationDeadline: T0 + 4n * DAY
-    })
+    const contract = rolesEscrow()
     const created = await h.builder.create(
       { changeAddress: carol.address },
       {

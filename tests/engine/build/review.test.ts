@@ -8,11 +8,11 @@ import { marloweDeployment } from '../../../src/chain/deployments'
 import { reviewTransaction } from '../../../src/core/cardano/review'
 import type { ReviewContext, TxReview } from '../../../src/core/cardano/review/types'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
-import { escrow, ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
+import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
 import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
-import { ADA, T0, harness, testWallet, type Harness, type TestWallet } from './support'
+import { rolesEscrow } from './flows'
+import { ADA, harness, testWallet, type Harness, type TestWallet } from './support'
 
-const DAY = 86_400_000n
 const alice = testWallet('alice')
 const bob = testWallet('bob')
 const carol = testWallet('carol')
@@ -47,17 +47,7 @@ function serious(r: TxReview): string[] {
 describe('review of builder transactions', () => {
   test('create, deposit, choices and withdraw read back as what they do', async () => {
     h = harness()
-    const { contract } = escrow({
-      seller: role('Seller'),
-      buyer: role('Buyer'),
-      mediator: role('Mediator'),
-      price: 100n * ADA,
-      token: ADA_TOKEN,
-      paymentDeadline: T0 + DAY,
-      complaintDeadline: T0 + 2n * DAY,
-      disputeDeadline: T0 + 3n * DAY,
-      mediationDeadline: T0 + 4n * DAY
-    })
+    const contract = rolesEscrow()
     const recipients = (w: TestWallet) => [{ destination: { address: w.address }, quantity: 1n }]
     const created = await h.builder.create(
       { changeAddress: carol.address },
