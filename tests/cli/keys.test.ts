@@ -19,22 +19,27 @@ function workspace() {
   return { dir, keystore: join(dir, 'keys'), password: write('password', 'correct horse battery\n'), write }
 }
 
+/** `keys restore` of the test phrase as "alice" into the workspace's keystore. */
+function restoreAlice(w: ReturnType<typeof workspace>, phrase: string) {
+  return runCli([
+    'keys',
+    'restore',
+    '--name',
+    'alice',
+    '--mnemonic-file',
+    phrase,
+    '--password-file',
+    w.password,
+    '--keystore',
+    w.keystore
+  ])
+}
+
 describe('marlowe-desk keys', () => {
   it('restores, lists and shows addresses; the phrase and keys never reach the output', () => {
     const w = workspace()
     const phrase = w.write('phrase', `${MNEMONIC}\n`)
-    const restored = runCli([
-      'keys',
-      'restore',
-      '--name',
-      'alice',
-      '--mnemonic-file',
-      phrase,
-      '--password-file',
-      w.password,
-      '--keystore',
-      w.keystore
-    ])
+    const restored = restoreAlice(w, phrase)
     expect(restored.stderr).toBe('')
     expect(restored.code).toBe(0)
     expect(restored.stdout).toContain(`first address (preprod): ${BASE_TESTNET}`)
@@ -62,18 +67,7 @@ describe('marlowe-desk keys', () => {
   it('exports the account key and watches it in another keystore', () => {
     const w = workspace()
     const phrase = w.write('phrase', MNEMONIC)
-    const restored = runCli([
-      'keys',
-      'restore',
-      '--name',
-      'alice',
-      '--mnemonic-file',
-      phrase,
-      '--password-file',
-      w.password,
-      '--keystore',
-      w.keystore
-    ])
+    const restored = restoreAlice(w, phrase)
     const id = /restored wallet ([0-9a-f]+)/.exec(restored.stdout)?.[1] ?? ''
     const out = join(w.dir, 'account.vkey')
     const exported = runCli(['keys', 'export-public', id, '--out', out, '--keystore', w.keystore])

@@ -65,9 +65,9 @@ function isBundleText(bytes: Uint8Array): boolean {
   return head.includes('"marlowe-desk/review-bundle"')
 }
 
-function readBundle(path: string): ReviewBundle {
+function parseBundleBytes(path: string, bytes: Uint8Array): ReviewBundle {
   try {
-    return parseBundle(new TextDecoder().decode(readBytes(path)))
+    return parseBundle(new TextDecoder().decode(bytes))
   } catch (e) {
     if (e instanceof BundleError) throw new CliError(`${path}: ${e.message}`)
     throw e
@@ -77,14 +77,19 @@ function readBundle(path: string): ReviewBundle {
 /** A transaction file or a review bundle; `--bundle` adds a bundle's context to a plain transaction file. */
 function load(path: string, bundlePath: string | undefined): Loaded {
   const bytes = readBytes(path)
-  const bundle = isBundleText(bytes) ? readBundle(path) : bundlePath === undefined ? undefined : readBundle(bundlePath)
-  const file = readTransaction(isBundleText(bytes) && bundle !== undefined ? bundle.tx : bytes)
-  if (bundle !== undefined && readTransaction(bundle.tx).txId !== file.txId) {
-    throw new CliError(
-      `${bundlePath ?? path}: the bundle is for transaction ${readTransaction(bundle.tx).txId}, not ${file.txId}`
-    )
+  if (isBundleText(bytes)) {
+    const bundle = parseBundleBytes(path, bytes)
+    return { tx: bundle.tx, era: bundle.era, txId: readTransaction(bundle.tx).txId, bundle }
   }
-  return { tx: file.tx, era: file.era, txId: file.txId, ...(bundle === undefined ? {} : { bundle }) }
+  const file = readTransaction(bytes)
+  const loaded = { tx: file.tx, era: file.era, txId: file.txId }
+  if (bundlePath === undefined) return loaded
+  const bundle = parseBundleBytes(bundlePath, readBytes(bundlePath))
+  const bundled = readTransaction(bundle.tx).txId
+  if (bundled !== file.txId) {
+    throw new CliError(`${bundlePath}: the bundle is for transaction ${bundled}, not ${file.txId}`)
+  }
+  return { ...loaded, bundle }
 }
 
 async function ownWallets(keys: Keystore | undefined, ids: readonly string[], network: string): Promise<OwnWallet[]> {
