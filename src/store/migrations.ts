@@ -15,5 +15,43 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (key, ref, mode)
    ) STRICT;
    CREATE INDEX reservation_refs_by_ref ON reservation_refs(ref);
-   CREATE INDEX reservations_by_expiry ON reservations(expires_at);`
+   CREATE INDEX reservations_by_expiry ON reservations(expires_at);`,
+  // 2: the service's transactions (built, submitted, confirmed), the contracts they open and move, and payouts.
+  `CREATE TABLE txs (
+     tx_id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL CHECK (kind IN ('create', 'apply', 'withdraw')),
+     contract_id TEXT,
+     era TEXT NOT NULL,
+     unsigned_tx BLOB NOT NULL,
+     signed_tx BLOB,
+     status TEXT NOT NULL CHECK (status IN ('unsigned', 'submitted', 'confirmed')),
+     reservation_key TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     submitted_at INTEGER,
+     block_slot INTEGER,
+     block_no INTEGER,
+     block_hash TEXT,
+     details TEXT NOT NULL,
+     CHECK ((kind = 'withdraw') = (contract_id IS NULL)),
+     CHECK ((status = 'confirmed') = (block_hash IS NOT NULL))
+   ) STRICT;
+   CREATE INDEX txs_by_status ON txs(status);
+   CREATE INDEX txs_by_contract ON txs(contract_id, kind);
+   CREATE TABLE contracts (
+     contract_id TEXT PRIMARY KEY,
+     create_tx_id TEXT NOT NULL UNIQUE REFERENCES txs(tx_id),
+     roles_currency TEXT NOT NULL,
+     head_tx_id TEXT REFERENCES txs(tx_id)
+   ) STRICT;
+   CREATE TABLE payouts (
+     payout_id TEXT PRIMARY KEY,
+     contract_id TEXT NOT NULL REFERENCES contracts(contract_id),
+     tx_id TEXT NOT NULL REFERENCES txs(tx_id),
+     roles_currency TEXT NOT NULL,
+     role TEXT NOT NULL,
+     assets TEXT NOT NULL,
+     withdrawal_id TEXT REFERENCES txs(tx_id)
+   ) STRICT;
+   CREATE INDEX payouts_by_contract ON payouts(contract_id);
+   CREATE INDEX payouts_by_withdrawal ON payouts(withdrawal_id);`
 ]

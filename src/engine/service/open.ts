@@ -1,0 +1,53 @@
+/**
+ * Puts a service together over one SQLite file: the store, input reservations in the same file (so they hold
+ * across restarts), the builder, and the follower. `close` stops the follower and closes the file.
+ */
+import type { ChainProvider } from '../../chain/provider'
+import { openDatabase } from '../../store/database'
+import { SqliteInputReservations } from '../../store/reservations'
+import { ServiceStore } from '../../store/service-store'
+import { MarloweTxBuilder, type BuilderOptions } from '../build'
+import { Follower } from './follower'
+import { MarloweService } from './service'
+
+export interface OpenServiceOptions {
+  readonly provider: ChainProvider
+  /** The SQLite file; `:memory:` for a throw-away service. */
+  readonly databasePath: string
+  readonly now?: () => number
+  /** How often the follower asks the node about submitted txs, in ms; `false` to sync only on demand. */
+  readonly followEveryMs?: number | false
+  readonly dropAfterMs?: number
+  readonly builder?: Partial<Omit<BuilderOptions, 'provider' | 'reservations' | 'now'>>
+}
+
+export interface OpenService {
+  readonly service: MarloweService
+  readonly follower: Follower
+  close(): Promise<void>
+}
+
+export function openService(options: OpenServiceOptions): OpenService {
+  const db = openDatabase(options.databasePath)
+  const now = options.now ?? Date.now
+  const reservations = new SqliteInputReservations(db)
+  const builder = new MarloweTxBuilder({ ...options.builder, provider: options.provider, reservations, now })
+  const store = new ServiceStore(db)
+  const service = new MarloweService({ provider: options.provider, store, builder, now })
+  const follower = new Follower({
+    provider: options.provider,
+    store,
+    release: (key) => builder.release(key),
+    now,
+    ...(options.dropAfterMs === undefined ? {} : { dropAfterMs: options.dropAfterMs })
+  })
+  if (options.followEveryMs !== false) follower.start(options.followEveryMs ?? 1000)
+  return {
+    service,
+    follower,
+    close: async () => {
+      await follower.stop()
+      db.close()
+    }
+  }
+}

@@ -1,0 +1,400 @@
+/**
+ * `MarloweService`: the one set of operations the HTTP API, the CLI and the desktop app call — build
+ * (create, apply inputs, withdraw), submit, and read (contracts, transactions, withdrawals, payouts, next
+ * steps, health). Every build is stored before it is returned, so an unsigned tx survives a restart; a submit
+ * answers once the node accepted the tx; the follower (./follower.ts) moves statuses on from there.
+ */
+import { payoutValidatorAddress } from '../../chain/deployments'
+import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
+import { contractFacts } from '../../core/marlowe/analysis'
+import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
+import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
+import type { ServiceStore, TxRow } from '../../store/service-store'
+import { formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
+import { EngineError } from '../errors'
+import { applyRecord, createRecord, stringifyRecord, withdrawRecord } from './records'
+import { signedTransaction, type SubmitEnvelope } from './signed-tx'
+import type {
+  ApplyInputsRequest,
+  ApplyInputsResult,
+  ContractFilter,
+  ContractView,
+  CreateContractRequest,
+  CreateContractResult,
+  NextRequest,
+  PayoutFilter,
+  PayoutView,
+  SubmitTarget,
+  TransactionView,
+  WithdrawalView,
+  WithdrawPayoutsRequest,
+  WithdrawResult
+} from './types'
+import { recordOf, unsignedOf, Views } from './views'
+
+export interface ServiceOptions {
+  readonly provider: ChainProvider
+  readonly store: ServiceStore
+  readonly builder: MarloweTxBuilder
+  /** Epoch ms; injectable for tests. */
+  readonly now?: () => number
+}
+
+/** The era every build is made in: the builder writes Conway transactions. */
+const BUILD_ERA = 'Conway'
+
+const notFound = (code: string, message: string): EngineError => new EngineError('NotFound', code, message)
+
+export class MarloweService {
+  readonly provider: ChainProvider
+  private readonly store: ServiceStore
+  private readonly builder: MarloweTxBuilder
+  private readonly now: () => number
+  private readonly views: Views
+  /** Submits in progress, so that two PUTs of one tx cannot both reach the node. */
+  private readonly inFlight = new Set<string>()
+
+  constructor(options: ServiceOptions) {
+    this.provider = options.provider
+    this.store = options.store
+    this.builder = options.builder
+    this.now = options.now ?? Date.now
+    this.views = new Views(this.store, payoutValidatorAddress(options.provider.network))
+  }
+
+  // ---- builds ---------------------------------------------------------------------------------------------
+
+  async createContract(wallet: WalletRequest, request: CreateContractRequest): Promise<CreateContractResult> {
+    const build = await this.builder.create(wallet, request)
+    const contractId = formatRef(build.contractId)
+    await this.keep(build.reservation.key, () =>
+      this.store.insertBuilt({
+        txId: build.txId,
+        kind: 'create',
+        contractId,
+        rolesCurrency: build.rolesCurrency,
+        era: BUILD_ERA,
+        unsignedTx: build.tx,
+        reservationKey: build.reservation.key,
+        createdAt: this.now(),
+        details: stringifyRecord(createRecord(build, { tags: request.tags, metadata: request.metadata }))
+      })
+    )
+    return { contractId, unsigned: unsignedOf(this.mustTx(build.txId)), safetyErrors: build.safetyErrors }
+  }
+
+  async applyInputs(id: string, wallet: WalletRequest, request: ApplyInputsRequest): Promise<ApplyInputsResult> {
+    const contractId = id.toLowerCase()
+    const head = this.confirmedHead(contractId, 'LoadMarloweContextErrorNotFound')
+    const current = this.currentOutput(head)
+    if (current === undefined) {
+      throw new EngineError(
+        'BadRequest',
+        'ScriptOutputNotFound',
+        `contract ${contractId} has closed: it takes no more inputs`
+      )
+    }
+    const build = await this.builder.applyInputs(wallet, {
+      ...request,
+      contractId: mustRef(contractId),
+      marloweUtxo: mustRef(current.ref),
+      datum: current.datum
+    })
+    await this.keep(build.reservation.key, () =>
+      this.store.insertBuilt({
+        txId: build.txId,
+        kind: 'apply',
+        contractId,
+        era: BUILD_ERA,
+        unsignedTx: build.tx,
+        reservationKey: build.reservation.key,
+        createdAt: this.now(),
+        details: stringifyRecord(applyRecord(build, current.datum, { tags: request.tags, metadata: request.metadata }))
+      })
+    )
+    return {
+      contractId,
+      transactionId: build.txId,
+      unsigned: unsignedOf(this.mustTx(build.txId)),
+      safetyErrors: build.safetyErrors
+    }
+  }
+
+  async withdraw(wallet: WalletRequest, request: WithdrawPayoutsRequest): Promise<WithdrawResult> {
+    const datums = new Map<string, Uint8Array>()
+    for (const ref of request.payouts) {
+      const known = this.store.payout(formatRef(ref))
+      if (known !== undefined) {
+        datums.set(known.payoutId, encodePayoutDatum({ rolesCurrency: known.rolesCurrency, role: known.role }))
+      }
+    }
+    const build = await this.builder.withdraw(wallet, { payouts: request.payouts, datums })
+    await this.keep(build.reservation.key, () =>
+      this.store.insertBuilt({
+        txId: build.txId,
+        kind: 'withdraw',
+        era: BUILD_ERA,
+        unsignedTx: build.tx,
+        reservationKey: build.reservation.key,
+        createdAt: this.now(),
+        details: stringifyRecord(withdrawRecord(build))
+      })
+    )
+    return { withdrawalId: build.txId, unsigned: unsignedOf(this.mustTx(build.txId)) }
+  }
+
+  /** A build that cannot be stored must not keep its inputs reserved. */
+  private async keep(reservationKey: string, store: () => void): Promise<void> {
+    try {
+      store()
+    } catch (e) {
+      await this.builder.release(reservationKey)
+      throw e
+    }
+  }
+
+  // ---- submit ---------------------------------------------------------------------------------------------
+
+  /** Submits the signed form of a stored build; resolves once the node accepted it (Runtime's 202). */
+  async submit(target: SubmitTarget, envelope: SubmitEnvelope): Promise<void> {
+    const row = this.submitTarget(target)
+    const already = (): EngineError =>
+      target.kind === 'withdraw'
+        ? new EngineError('Conflict', 'WithdrawalAlreadySubmitted', 'Withdrawal already submitted')
+        : new EngineError(
+            'Conflict',
+            'ContractAlreadySubmitted',
+            target.kind === 'create' ? 'Contract already submitted' : 'Transaction already submitted'
+          )
+    if (row.status !== 'unsigned' || this.inFlight.has(row.txId)) throw already()
+    const signed = signedTransaction({ txId: row.txId, era: BUILD_ERA, unsignedTx: row.unsignedTx }, envelope)
+    this.inFlight.add(row.txId)
+    try {
+      this.store.recordSubmitAttempt(row.txId, signed)
+      await this.sendToNode(signed)
+      if (!this.store.markSubmitted(row.txId, signed, this.now())) throw already()
+      await this.builder.release(row.reservationKey)
+    } finally {
+      this.inFlight.delete(row.txId)
+    }
+  }
+
+  private async sendToNode(tx: Uint8Array): Promise<void> {
+    try {
+      await this.provider.submit(tx)
+    } catch (e) {
+      if (!(e instanceof ChainError)) throw e
+      if (e.kind === 'Rejected' || e.kind === 'EvaluationFailed') {
+        throw new EngineError('Forbidden', 'SubmissionError', `SubmitFailed ${JSON.stringify(e.reason)}`, {
+          reason: e.reason,
+          ...e.details
+        })
+      }
+      throw new EngineError(
+        'Unavailable',
+        'NodeUnavailable',
+        `the node did not take the transaction (${e.reason}); it is kept and can be submitted again`,
+        { reason: e.reason }
+      )
+    }
+  }
+
+  private submitTarget(given: SubmitTarget): TxRow {
+    const target = lowerCaseIds(given)
+    const wrongPlace = (row: TxRow): EngineError => {
+      const where =
+        row.kind === 'create'
+          ? `PUT /contracts/${encodeURIComponent(row.contractId ?? '')}`
+          : row.kind === 'apply'
+            ? `PUT /contracts/${encodeURIComponent(row.contractId ?? '')}/transactions/${row.txId}`
+            : `PUT /withdrawals/${row.txId}`
+      const what = { create: 'a contract creation', apply: 'an input application', withdraw: 'a withdrawal' }[row.kind]
+      return new EngineError(
+        'BadRequest',
+        'WrongSubmitOperation',
+        `transaction ${row.txId} was built as ${what}: submit it with ${where}`,
+        { kind: row.kind, txId: row.txId }
+      )
+    }
+    switch (target.kind) {
+      case 'create': {
+        const contract = this.store.contract(target.contractId)
+        const row = contract === undefined ? undefined : this.store.tx(contract.createTxId)
+        if (row !== undefined) return row
+        const other = this.store.tx(target.contractId.slice(0, 64))
+        if (other !== undefined) throw wrongPlace(other)
+        throw notFound('NotFound', 'Contract not found')
+      }
+      case 'apply': {
+        const row = this.store.tx(target.transactionId)
+        if (row === undefined) throw notFound('NotFound', 'Transaction not found')
+        if (row.kind !== 'apply') throw wrongPlace(row)
+        if (row.contractId !== target.contractId) throw notFound('NotFound', 'Transaction not found')
+        return row
+      }
+      case 'withdraw': {
+        const row = this.store.tx(target.withdrawalId)
+        if (row === undefined) throw notFound('NotFound', 'Withdrawal not found')
+        if (row.kind !== 'withdraw') throw wrongPlace(row)
+        return row
+      }
+    }
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------------------
+
+  getContract(contractId: string): ContractView {
+    const view = this.views.contract(contractId.toLowerCase())
+    if (view === undefined) throw notFound('NotFound', 'Contract not found')
+    return view
+  }
+
+  /** Contracts whose creation is confirmed, newest first (Runtime lists only what is on chain). */
+  listContracts(filter: ContractFilter = {}): ContractView[] {
+    const views: ContractView[] = []
+    for (const row of this.store.confirmedTxs('create')) {
+      const view = row.contractId === undefined ? undefined : this.views.contract(row.contractId)
+      if (view !== undefined && matchesContract(view, filter)) views.push(view)
+    }
+    return views
+  }
+
+  getTransaction(contractId: string, transactionId: string): TransactionView {
+    const row = this.store.tx(transactionId.toLowerCase())
+    if (row === undefined || row.kind !== 'apply' || row.contractId !== contractId.toLowerCase()) {
+      throw notFound('NotFound', 'Transaction not found')
+    }
+    return this.views.transaction(row, recordOf(row, 'apply'))
+  }
+
+  /** The confirmed input applications of a contract, newest first. */
+  listTransactions(id: string): TransactionView[] {
+    const contractId = id.toLowerCase()
+    if (this.store.contract(contractId) === undefined) throw notFound('NotFound', 'Contract not found')
+    return this.store
+      .txsOfContract(contractId)
+      .filter((t) => t.kind === 'apply' && t.status === 'confirmed')
+      .sort(newestFirst)
+      .map((t) => this.views.transaction(t, recordOf(t, 'apply')))
+  }
+
+  getWithdrawal(withdrawalId: string): WithdrawalView {
+    const row = this.store.tx(withdrawalId.toLowerCase())
+    if (row === undefined || row.kind !== 'withdraw') throw notFound('NotFound', 'Withdrawal not found')
+    return this.views.withdrawal(row)
+  }
+
+  /** Confirmed withdrawals, newest first, optionally only those withdrawing payouts of given role currencies. */
+  listWithdrawals(roleCurrencies: readonly string[] = []): WithdrawalView[] {
+    return this.store
+      .confirmedTxs('withdraw')
+      .map((row) => this.views.withdrawal(row))
+      .filter((w) => roleCurrencies.length === 0 || w.payouts.some((p) => roleCurrencies.includes(p.rolesCurrency)))
+  }
+
+  getPayout(payoutId: string): PayoutView {
+    const row = this.store.payout(payoutId.toLowerCase())
+    if (row === undefined) throw notFound('NotFound', 'Payout not found')
+    return this.views.payout(row)
+  }
+
+  /** Payouts of confirmed transactions, newest first. */
+  listPayouts(filter: PayoutFilter = {}): PayoutView[] {
+    return this.store
+      .payouts()
+      .map((p) => this.views.payout(p))
+      .filter(
+        (p) =>
+          (filter.contractIds === undefined ||
+            filter.contractIds.length === 0 ||
+            filter.contractIds.includes(p.contractId)) &&
+          (filter.roleTokens === undefined ||
+            filter.roleTokens.length === 0 ||
+            filter.roleTokens.some((t) => t.policyId === p.rolesCurrency && t.role === p.role)) &&
+          (filter.status === undefined || filter.status === p.status)
+      )
+      .reverse()
+  }
+
+  /** What the contract accepts next in an interval (Runtime's GET /contracts/{id}/next). */
+  next(id: string, request: NextRequest): NextSteps {
+    const contractId = id.toLowerCase()
+    const head = this.confirmedHead(contractId, 'contractNotFound')
+    const current = this.currentOutput(head)
+    if (current === undefined) throw notFound('contractClosed', `contract ${contractId} has closed`)
+    const md = decodeMarloweData(current.datum)
+    const result = nextSteps({ timeInterval: request.interval }, md.state, md.contract, request.parties)
+    if (result.type === 'IntervalError') {
+      throw new EngineError('BadRequest', 'invalidInterval', 'the interval does not fit the contract state', {
+        error: result.error.type
+      })
+    }
+    return result
+  }
+
+  /** Status for every response's headers: the node's tip, and the network. */
+  async tip(): Promise<ChainTip> {
+    return this.provider.tip()
+  }
+
+  /** The contract's newest confirmed transaction; `code` is the 404's errorCode when there is none. */
+  private confirmedHead(contractId: string, code: string): TxRow {
+    const contract = this.store.contract(contractId)
+    const head = contract?.headTxId === undefined ? undefined : this.store.tx(contract.headTxId)
+    if (contract === undefined) throw notFound(code, 'Contract not found')
+    if (head === undefined)
+      throw notFound(code, `contract ${contractId} is not on chain yet: wait until it is confirmed`)
+    return head
+  }
+
+  private currentOutput(head: TxRow): { ref: string; datum: Uint8Array } | undefined {
+    if (head.kind === 'create') return { ref: head.contractId ?? '', datum: recordOf(head, 'create').datum }
+    const output = recordOf(head, 'apply').output
+    return output === undefined ? undefined : { ref: output.ref, datum: output.datum }
+  }
+
+  private mustTx(txId: string): TxRow {
+    const row = this.store.tx(txId)
+    if (row === undefined)
+      throw new EngineError('Internal', 'CorruptStore', `transaction ${txId} vanished from the store`)
+    return row
+  }
+}
+
+function lowerCaseIds(t: SubmitTarget): SubmitTarget {
+  switch (t.kind) {
+    case 'create':
+      return { kind: t.kind, contractId: t.contractId.toLowerCase() }
+    case 'apply':
+      return { kind: t.kind, contractId: t.contractId.toLowerCase(), transactionId: t.transactionId.toLowerCase() }
+    case 'withdraw':
+      return { kind: t.kind, withdrawalId: t.withdrawalId.toLowerCase() }
+  }
+}
+
+function mustRef(text: string): TxOutRef {
+  const ref = parseRef(text)
+  if (ref === undefined) throw new EngineError('BadRequest', 'BadRequest', `Invalid contract id value: ${text}`)
+  return ref
+}
+
+function newestFirst(a: TxRow, b: TxRow): number {
+  const sa = a.block?.slot ?? 0n
+  const sb = b.block?.slot ?? 0n
+  return sa === sb ? (a.txId < b.txId ? 1 : -1) : sa < sb ? 1 : -1
+}
+
+function matchesContract(view: ContractView, filter: ContractFilter): boolean {
+  const any = <T>(list: readonly T[] | undefined, test: (t: T) => boolean): boolean =>
+    list === undefined || list.length === 0 || list.some(test)
+  if (!any(filter.roleCurrencies, (c) => c === view.rolesCurrency)) return false
+  if (!any(filter.tags, (t) => Object.hasOwn(view.tags, t))) return false
+  const addresses = filter.partyAddresses ?? []
+  const roles = filter.partyRoles ?? []
+  if (addresses.length === 0 && roles.length === 0) return true
+  const facts = contractFacts(view.initialContract, view.initialState)
+  return (
+    addresses.some((a) => facts.addresses.includes(a)) ||
+    roles.some((r) => r.policyId === view.rolesCurrency && facts.roles.includes(r.role))
+  )
+}

@@ -1,0 +1,145 @@
+/** What the service operations take and return: plain data (bigints, hex, bech32, the Marlowe model). */
+import type { TxOutRef } from '../../chain/provider'
+import type { Value } from '../../core/cardano/value'
+import type { Era } from '../../core/cardano/tx-envelope'
+import type { JsonObject, JsonValue } from '../../core/json/lossless'
+import type { Contract, Input, Party, State, TimeInterval } from '../../core/marlowe/types'
+import type { NextSteps } from '../../core/marlowe/next'
+import type { ApplyRequest, CreateRequest, WithdrawRequest } from '../build'
+import type { BlockRow, TxStatusName } from '../../store/service-store'
+
+export type { BlockRow, TxStatusName }
+
+/** Every build carries Runtime's tags and metadata maps (required, possibly empty). */
+interface Labelled {
+  readonly tags: JsonObject
+  readonly metadata: JsonObject
+}
+
+export type CreateContractRequest = CreateRequest & Labelled
+export type ApplyInputsRequest = Omit<ApplyRequest, 'contractId' | 'marloweUtxo' | 'datum'> & Labelled
+export type WithdrawPayoutsRequest = Pick<WithdrawRequest, 'payouts'>
+
+/** An unsigned transaction as built, for the client to sign. */
+export interface UnsignedTx {
+  readonly era: Era
+  /** The whole transaction: body plus the witness set holding scripts, datums and redeemers. */
+  readonly tx: Uint8Array
+  /** The body alone (Runtime's `txBody` envelope). */
+  readonly body: Uint8Array
+}
+
+export interface CreateContractResult {
+  readonly contractId: string
+  readonly unsigned: UnsignedTx
+  readonly safetyErrors: readonly JsonObject[]
+}
+
+export interface ApplyInputsResult {
+  readonly contractId: string
+  readonly transactionId: string
+  readonly unsigned: UnsignedTx
+  readonly safetyErrors: readonly JsonObject[]
+}
+
+export interface WithdrawResult {
+  readonly withdrawalId: string
+  readonly unsigned: UnsignedTx
+}
+
+/** Which build a submit is for: the path of the PUT. */
+export type SubmitTarget =
+  | { readonly kind: 'create'; readonly contractId: string }
+  | { readonly kind: 'apply'; readonly contractId: string; readonly transactionId: string }
+  | { readonly kind: 'withdraw'; readonly withdrawalId: string }
+
+export interface PayoutView {
+  readonly payoutId: string
+  readonly contractId: string
+  /** The apply transaction that paid it. */
+  readonly transactionId: string
+  readonly rolesCurrency: string
+  readonly role: string
+  readonly assets: Value
+  readonly status: 'available' | 'withdrawn'
+  readonly withdrawalId?: string
+  readonly payoutValidatorAddress: string
+}
+
+export interface ContractView {
+  readonly contractId: string
+  readonly rolesCurrency: string
+  readonly tags: JsonObject
+  readonly metadata: JsonObject
+  readonly status: TxStatusName
+  readonly block?: BlockRow
+  readonly initialContract: Contract
+  readonly initialState: State
+  /** Absent once the contract has closed. */
+  readonly current?: {
+    readonly contract: Contract
+    readonly state: State
+    /** The Marlowe UTxO, once on chain. */
+    readonly utxo?: string
+  }
+  /** Value of the current Marlowe UTxO (zero once closed). */
+  readonly assets: Value
+  /** While the creation is unsigned. */
+  readonly unsigned?: UnsignedTx
+  readonly unclaimedPayouts: readonly PayoutView[]
+  readonly marloweAddress: string
+}
+
+export interface TransactionView {
+  readonly contractId: string
+  readonly transactionId: string
+  readonly tags: JsonObject
+  readonly metadata: JsonObject
+  readonly status: TxStatusName
+  readonly block?: BlockRow
+  readonly inputUtxo: string
+  readonly inputContract: Contract
+  readonly inputState: State
+  readonly inputs: readonly Input[]
+  readonly output?: { readonly utxo: string; readonly contract: Contract; readonly state: State }
+  /** Value of the output Marlowe UTxO (zero when the contract closes). */
+  readonly assets: Value
+  readonly payouts: readonly PayoutView[]
+  readonly consumingTx?: string
+  /** POSIX ms of the validity bounds' slots. */
+  readonly invalidBefore?: bigint
+  readonly invalidHereafter?: bigint
+  readonly interval: TimeInterval
+  /** Runtime JSON of what the semantics did. */
+  readonly payments: JsonValue
+  readonly warnings: JsonValue
+  readonly unsigned?: UnsignedTx
+}
+
+export interface WithdrawalView {
+  readonly withdrawalId: string
+  readonly status: TxStatusName
+  readonly block?: BlockRow
+  readonly payouts: readonly PayoutView[]
+  readonly unsigned?: UnsignedTx
+}
+
+export interface ContractFilter {
+  readonly roleCurrencies?: readonly string[]
+  readonly tags?: readonly string[]
+  readonly partyAddresses?: readonly string[]
+  readonly partyRoles?: readonly { readonly policyId: string; readonly role: string }[]
+}
+
+export interface PayoutFilter {
+  readonly contractIds?: readonly string[]
+  readonly roleTokens?: readonly { readonly policyId: string; readonly role: string }[]
+  readonly status?: 'available' | 'withdrawn'
+}
+
+export interface NextRequest {
+  readonly interval: TimeInterval
+  readonly parties?: readonly Party[]
+}
+
+export type { NextSteps, TxOutRef }

@@ -1,0 +1,170 @@
+/**
+ * The resources the service reports, put together from stored rows: a contract (its creation plus its newest
+ * confirmed transaction), a transaction, a withdrawal, a payout. Marlowe state comes from the datum bytes.
+ */
+import { splitTransaction } from '../../core/cardano/witnesses'
+import { parseJson } from '../../core/json/lossless'
+import { decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
+import type { Era } from '../../core/cardano/tx-envelope'
+import type { PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
+import { EngineError } from '../errors'
+import { parseRecord, readValue, type ApplyRecord, type CreateRecord, type TxRecord } from './records'
+import type { ContractView, PayoutView, TransactionView, UnsignedTx, WithdrawalView } from './types'
+
+const NO_ASSETS = { lovelace: 0n, assets: {} }
+
+export function unsignedOf(row: TxRow): UnsignedTx {
+  return { era: row.era as Era, tx: row.unsignedTx, body: splitTransaction(row.unsignedTx).body }
+}
+
+const block = (row: TxRow) => (row.block === undefined ? {} : { block: row.block })
+const unsigned = (row: TxRow) => (row.status === 'unsigned' ? { unsigned: unsignedOf(row) } : {})
+
+export function recordOf<K extends TxRecord['kind']>(row: TxRow, kind: K): Extract<TxRecord, { kind: K }> {
+  const record = parseRecord(row.details)
+  if (record.kind !== kind) {
+    throw new EngineError('Internal', 'CorruptStore', `transaction ${row.txId} is stored as a ${record.kind}`)
+  }
+  return record as Extract<TxRecord, { kind: K }>
+}
+
+export class Views {
+  constructor(
+    private readonly store: ServiceStore,
+    private readonly payoutAddress: string
+  ) {}
+
+  payout(row: PayoutRow): PayoutView {
+    return {
+      payoutId: row.payoutId,
+      contractId: row.contractId,
+      transactionId: row.txId,
+      rolesCurrency: row.rolesCurrency,
+      role: row.role,
+      assets: readValue(parseJson(row.assets)),
+      status: row.withdrawalId === undefined ? 'available' : 'withdrawn',
+      ...(row.withdrawalId === undefined ? {} : { withdrawalId: row.withdrawalId }),
+      payoutValidatorAddress: this.payoutAddress
+    }
+  }
+
+  contract(contractId: string): ContractView | undefined {
+    const c = this.store.contract(contractId)
+    if (c === undefined) return undefined
+    const createRow = this.store.tx(c.createTxId)
+    if (createRow === undefined) return undefined
+    const created = recordOf(createRow, 'create')
+    const initial = decodeMarloweData(created.datum)
+    const view = {
+      contractId,
+      rolesCurrency: c.rolesCurrency,
+      tags: created.tags,
+      metadata: created.metadata,
+      status: createRow.status,
+      ...block(createRow),
+      initialContract: initial.contract,
+      initialState: initial.state,
+      ...unsigned(createRow),
+      unclaimedPayouts: this.store
+        .payoutsOfContract(contractId)
+        .filter((p) => p.withdrawalId === undefined)
+        .map((p) => this.payout(p)),
+      marloweAddress: created.marloweAddress
+    }
+    const head = c.headTxId === undefined ? undefined : this.store.tx(c.headTxId)
+    if (head === undefined) {
+      return { ...view, current: { contract: initial.contract, state: initial.state }, assets: created.assets }
+    }
+    return { ...view, ...this.headState(contractId, head, created) }
+  }
+
+  private headState(contractId: string, head: TxRow, created: CreateRecord): Pick<ContractView, 'current' | 'assets'> {
+    if (head.kind === 'create') {
+      const md = decodeMarloweData(created.datum)
+      return { current: { contract: md.contract, state: md.state, utxo: contractId }, assets: created.assets }
+    }
+    const output = recordOf(head, 'apply').output
+    if (output === undefined) return { assets: NO_ASSETS }
+    const md = decodeMarloweData(output.datum)
+    return { current: { contract: md.contract, state: md.state, utxo: output.ref }, assets: output.assets }
+  }
+
+  transaction(row: TxRow, record: ApplyRecord): TransactionView {
+    const input = decodeMarloweData(record.inputDatum)
+    const output = record.output === undefined ? undefined : decodeMarloweData(record.output.datum)
+    const contractId = row.contractId ?? ''
+    const consuming =
+      record.output === undefined
+        ? undefined
+        : this.store
+            .txsOfContract(contractId)
+            .find(
+              (t) => t.kind === 'apply' && t.status === 'confirmed' && recordOf(t, 'apply').input === record.output?.ref
+            )
+    const paid = new Map(this.store.payoutsOfContract(contractId).map((p) => [p.payoutId, p]))
+    return {
+      contractId,
+      transactionId: row.txId,
+      tags: record.tags,
+      metadata: record.metadata,
+      status: row.status,
+      ...block(row),
+      inputUtxo: record.input,
+      inputContract: input.contract,
+      inputState: input.state,
+      inputs: record.inputs,
+      ...(record.output === undefined || output === undefined
+        ? {}
+        : { output: { utxo: record.output.ref, contract: output.contract, state: output.state } }),
+      assets: record.output?.assets ?? NO_ASSETS,
+      payouts: record.payouts.map((p) => {
+        const stored = paid.get(p.ref)
+        return stored !== undefined
+          ? this.payout(stored)
+          : {
+              payoutId: p.ref,
+              contractId,
+              transactionId: row.txId,
+              rolesCurrency: p.rolesCurrency,
+              role: p.role,
+              assets: p.assets,
+              status: 'available' as const,
+              payoutValidatorAddress: this.payoutAddress
+            }
+      }),
+      ...(consuming === undefined ? {} : { consumingTx: consuming.txId }),
+      ...(record.invalidBefore === undefined ? {} : { invalidBefore: record.invalidBefore.time }),
+      ...(record.invalidHereafter === undefined ? {} : { invalidHereafter: record.invalidHereafter.time }),
+      interval: record.interval,
+      payments: record.payments,
+      warnings: record.warnings,
+      ...unsigned(row)
+    }
+  }
+
+  withdrawal(row: TxRow): WithdrawalView {
+    const record = recordOf(row, 'withdraw')
+    const stored = new Map(this.store.payoutsOfWithdrawal(row.txId).map((p) => [p.payoutId, p]))
+    return {
+      withdrawalId: row.txId,
+      status: row.status,
+      ...block(row),
+      payouts: record.payouts.map((p) => {
+        const known = stored.get(p.ref) ?? this.store.payout(p.ref)
+        if (known !== undefined) return this.payout(known)
+        return {
+          payoutId: p.ref,
+          contractId: '',
+          transactionId: p.ref.slice(0, 64),
+          rolesCurrency: p.rolesCurrency,
+          role: p.role,
+          assets: p.assets,
+          status: row.status === 'confirmed' ? ('withdrawn' as const) : ('available' as const),
+          ...(row.status === 'confirmed' ? { withdrawalId: row.txId } : {}),
+          payoutValidatorAddress: this.payoutAddress
+        }
+      }),
+      ...unsigned(row)
+    }
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * The service's records in SQLite: every transaction it built (kept from the build until it is confirmed, so
+ * an unsigned tx survives a restart), the contracts those transactions open and move, and the payouts they
+ * create. Rows are plain data; `details` is lossless JSON text the engine writes and reads.
+ */
+import type { Db } from './database'
+
+export type TxKind = 'create' | 'apply' | 'withdraw'
+export type TxStatusName = 'unsigned' | 'submitted' | 'confirmed'
+
+export interface BlockRow {
+  readonly slot: bigint
+  readonly blockNo: bigint
+  readonly blockHash: string
+}
+
+export interface TxRow {
+  readonly txId: string
+  readonly kind: TxKind
+  /** `txid#ix`; absent for withdrawals. */
+  readonly contractId?: string
+  readonly era: string
+  readonly unsignedTx: Uint8Array
+  /** The last signed form handed to the node, kept so an interrupted submit can be recognised on restart. */
+  readonly signedTx?: Uint8Array
+  readonly status: TxStatusName
+  readonly reservationKey: string
+  /** Epoch ms. */
+  readonly createdAt: number
+  readonly submittedAt?: number
+  readonly block?: BlockRow
+  readonly details: string
+}
+
+export interface PayoutRow {
+  readonly payoutId: string
+  readonly contractId: string
+  readonly txId: string
+  readonly rolesCurrency: string
+  readonly role: string
+  /** Lossless JSON of the payout's value. */
+  readonly assets: string
+  readonly withdrawalId?: string
+}
+
+export interface ContractRow {
+  readonly contractId: string
+  readonly createTxId: string
+  readonly rolesCurrency: string
+  /** The newest confirmed transaction of the contract; absent until its creation is confirmed. */
+  readonly headTxId?: string
+}
+
+interface RawTx {
+  tx_id: string
+  kind: TxKind
+  contract_id: string | null
+  era: string
+  unsigned_tx: Buffer
+  signed_tx: Buffer | null
+  status: TxStatusName
+  reservation_key: string
+  created_at: number
+  submitted_at: number | null
+  block_slot: bigint | null
+  block_no: bigint | null
+  block_hash: string | null
+  details: string
+}
+
+interface RawPayout {
+  payout_id: string
+  contract_id: string
+  tx_id: string
+  roles_currency: string
+  role: string
+  assets: string
+  withdrawal_id: string | null
+}
+
+interface RawContract {
+  contract_id: string
+  create_tx_id: string
+  roles_currency: string
+  head_tx_id: string | null
+}
+
+const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+
+function txFromRaw(r: RawTx): TxRow {
+  return {
+    txId: r.tx_id,
+    kind: r.kind,
+    ...(r.contract_id === null ? {} : { contractId: r.contract_id }),
+    era: r.era,
+    unsignedTx: bytes(r.unsigned_tx),
+    ...(r.signed_tx === null ? {} : { signedTx: bytes(r.signed_tx) }),
+    status: r.status,
+    reservationKey: r.reservation_key,
+    createdAt: Number(r.created_at),
+    ...(r.submitted_at === null ? {} : { submittedAt: Number(r.submitted_at) }),
+    ...(r.block_hash === null || r.block_slot === null || r.block_no === null
+      ? {}
+      : { block: { slot: BigInt(r.block_slot), blockNo: BigInt(r.block_no), blockHash: r.block_hash } }),
+    details: r.details
+  }
+}
+
+function payoutFromRaw(r: RawPayout): PayoutRow {
+  return {
+    payoutId: r.payout_id,
+    contractId: r.contract_id,
+    txId: r.tx_id,
+    rolesCurrency: r.roles_currency,
+    role: r.role,
+    assets: r.assets,
+    ...(r.withdrawal_id === null ? {} : { withdrawalId: r.withdrawal_id })
+  }
+}
+
+function contractFromRaw(r: RawContract): ContractRow {
+  return {
+    contractId: r.contract_id,
+    createTxId: r.create_tx_id,
+    rolesCurrency: r.roles_currency,
+    ...(r.head_tx_id === null ? {} : { headTxId: r.head_tx_id })
+  }
+}
+
+export class ServiceStore {
+  private readonly statements
+
+  constructor(private readonly db: Db) {
+    const txs = (sql: string) => db.prepare(sql).safeIntegers(true)
+    this.statements = {
+      insertTx: db.prepare(
+        `INSERT INTO txs (tx_id, kind, contract_id, era, unsigned_tx, status, reservation_key, created_at, details)
+         VALUES (@txId, @kind, @contractId, @era, @unsignedTx, 'unsigned', @reservationKey, @createdAt, @details)`
+      ),
+      insertContract: db.prepare('INSERT INTO contracts (contract_id, create_tx_id, roles_currency) VALUES (?, ?, ?)'),
+      tx: txs('SELECT * FROM txs WHERE tx_id = ?'),
+      txsByStatus: txs('SELECT * FROM txs WHERE status = ? ORDER BY created_at, tx_id'),
+      attempted: txs(
+        "SELECT * FROM txs WHERE status = 'unsigned' AND signed_tx IS NOT NULL ORDER BY created_at, tx_id"
+      ),
+      txsOfContract: txs('SELECT * FROM txs WHERE contract_id = ? ORDER BY created_at, tx_id'),
+      confirmedTxs: txs(
+        "SELECT * FROM txs WHERE status = 'confirmed' AND kind = ? ORDER BY block_slot DESC, tx_id DESC"
+      ),
+      recordAttempt: db.prepare("UPDATE txs SET signed_tx = ? WHERE tx_id = ? AND status = 'unsigned'"),
+      markSubmitted: db.prepare(
+        "UPDATE txs SET status = 'submitted', signed_tx = ?, submitted_at = ? WHERE tx_id = ? AND status = 'unsigned'"
+      ),
+      markUnsigned: db.prepare(
+        "UPDATE txs SET status = 'unsigned', submitted_at = NULL WHERE tx_id = ? AND status = 'submitted'"
+      ),
+      markConfirmed: db.prepare(
+        `UPDATE txs SET status = 'confirmed', block_slot = ?, block_no = ?, block_hash = ?
+          WHERE tx_id = ? AND status <> 'confirmed'`
+      ),
+      contract: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
+      contracts: db.prepare('SELECT * FROM contracts'),
+      setHead: db.prepare('UPDATE contracts SET head_tx_id = ? WHERE contract_id = ?'),
+      insertPayout: db.prepare(
+        `INSERT OR IGNORE INTO payouts (payout_id, contract_id, tx_id, roles_currency, role, assets)
+         VALUES (@payoutId, @contractId, @txId, @rolesCurrency, @role, @assets)`
+      ),
+      payout: db.prepare('SELECT * FROM payouts WHERE payout_id = ?'),
+      payouts: db.prepare('SELECT * FROM payouts ORDER BY payout_id'),
+      payoutsOfContract: db.prepare('SELECT * FROM payouts WHERE contract_id = ? ORDER BY payout_id'),
+      payoutsOfWithdrawal: db.prepare('SELECT * FROM payouts WHERE withdrawal_id = ? ORDER BY payout_id'),
+      withdrawPayout: db.prepare('UPDATE payouts SET withdrawal_id = ? WHERE payout_id = ?')
+    }
+  }
+
+  /** Records a built transaction (and, for a create, its contract) as unsigned. */
+  insertBuilt(row: {
+    readonly txId: string
+    readonly kind: TxKind
+    readonly contractId?: string
+    readonly rolesCurrency?: string
+    readonly era: string
+    readonly unsignedTx: Uint8Array
+    readonly reservationKey: string
+    readonly createdAt: number
+    readonly details: string
+  }): void {
+    const s = this.statements
+    this.db.transaction(() => {
+      s.insertTx.run({ ...row, contractId: row.contractId ?? null })
+      if (row.kind === 'create' && row.contractId !== undefined) {
+        s.insertContract.run(row.contractId, row.txId, row.rolesCurrency ?? '')
+      }
+    })()
+  }
+
+  tx(txId: string): TxRow | undefined {
+    const raw = this.statements.tx.get(txId) as RawTx | undefined
+    return raw === undefined ? undefined : txFromRaw(raw)
+  }
+
+  txsWithStatus(status: TxStatusName): TxRow[] {
+    return (this.statements.txsByStatus.all(status) as RawTx[]).map(txFromRaw)
+  }
+
+  /** Unsigned transactions whose submit was started but never recorded as accepted (a crash, or a refusal). */
+  attemptedSubmits(): TxRow[] {
+    return (this.statements.attempted.all() as RawTx[]).map(txFromRaw)
+  }
+
+  txsOfContract(contractId: string): TxRow[] {
+    return (this.statements.txsOfContract.all(contractId) as RawTx[]).map(txFromRaw)
+  }
+
+  /** Confirmed transactions of one kind, newest first. */
+  confirmedTxs(kind: TxKind): TxRow[] {
+    return (this.statements.confirmedTxs.all(kind) as RawTx[]).map(txFromRaw)
+  }
+
+  /** Written before the node sees the tx, so that after a crash the follower can ask the node about it. */
+  recordSubmitAttempt(txId: string, signedTx: Uint8Array): void {
+    this.statements.recordAttempt.run(signedTx, txId)
+  }
+
+  /** False when the tx was no longer unsigned (someone else submitted it first). */
+  markSubmitted(txId: string, signedTx: Uint8Array, at: number): boolean {
+    return this.statements.markSubmitted.run(signedTx, at, txId).changes === 1
+  }
+
+  /** The node dropped a submitted tx: it may be submitted again. */
+  markUnsigned(txId: string): void {
+    this.statements.markUnsigned.run(txId)
+  }
+
+  /**
+   * Marks a tx confirmed and applies what it does, atomically: the contract's head moves to it, the payouts
+   * it creates appear, and the payouts a withdrawal spends are marked withdrawn.
+   */
+  confirm(
+    txId: string,
+    block: BlockRow,
+    effects: {
+      readonly head?: { readonly contractId: string }
+      readonly newPayouts?: readonly Omit<PayoutRow, 'withdrawalId'>[]
+      readonly withdrawn?: readonly string[]
+    }
+  ): void {
+    const s = this.statements
+    this.db.transaction(() => {
+      if (s.markConfirmed.run(block.slot, block.blockNo, block.blockHash, txId).changes === 0) return
+      if (effects.head !== undefined) s.setHead.run(txId, effects.head.contractId)
+      for (const p of effects.newPayouts ?? []) s.insertPayout.run(p)
+      for (const id of effects.withdrawn ?? []) s.withdrawPayout.run(txId, id)
+    })()
+  }
+
+  contract(contractId: string): ContractRow | undefined {
+    const raw = this.statements.contract.get(contractId) as RawContract | undefined
+    return raw === undefined ? undefined : contractFromRaw(raw)
+  }
+
+  contracts(): ContractRow[] {
+    return (this.statements.contracts.all() as RawContract[]).map(contractFromRaw)
+  }
+
+  payout(payoutId: string): PayoutRow | undefined {
+    const raw = this.statements.payout.get(payoutId) as RawPayout | undefined
+    return raw === undefined ? undefined : payoutFromRaw(raw)
+  }
+
+  payouts(): PayoutRow[] {
+    return (this.statements.payouts.all() as RawPayout[]).map(payoutFromRaw)
+  }
+
+  payoutsOfContract(contractId: string): PayoutRow[] {
+    return (this.statements.payoutsOfContract.all(contractId) as RawPayout[]).map(payoutFromRaw)
+  }
+
+  payoutsOfWithdrawal(withdrawalId: string): PayoutRow[] {
+    return (this.statements.payoutsOfWithdrawal.all(withdrawalId) as RawPayout[]).map(payoutFromRaw)
+  }
+}

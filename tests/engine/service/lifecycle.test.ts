@@ -1,0 +1,149 @@
+/**
+ * The service operations over a sandbox and a real SQLite file: a roles escrow from creation to withdrawal,
+ * with each step built, stored, signed as a CIP-30 wallet would, submitted, and followed to confirmation.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
+import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
+import { parseRef } from '../../../src/engine/build'
+import { rolesEscrow } from '../build/flows'
+import { ADA, testWallet } from '../build/support'
+import { serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+
+const alice = testWallet('alice')
+const bob = testWallet('bob')
+const carol = testWallet('carol')
+const role = (name: string): Party => ({ type: 'Role', role: name })
+const choose = (name: string, owner: Party, chosen: bigint): Input => ({
+  content: { type: 'IChoice', choice: { name, owner }, chosen }
+})
+
+let h: ServiceHarness
+afterEach(async () => {
+  await h.close()
+  await h.sandbox.close()
+})
+
+describe('MarloweService on the sandbox', () => {
+  test('escrow: create → submit → confirmed → deposit → choices → payout → withdraw', async () => {
+    h = serviceHarness()
+    const { service, follower } = h
+    const created = await service.createContract(
+      { changeAddress: carol.address },
+      {
+        contract: rolesEscrow(),
+        roles: {
+          type: 'Mint',
+          roles: ['Buyer', 'Seller', 'Mediator'].map((name, i) => ({
+            name,
+            recipients: [{ destination: { address: [alice, bob, carol][i]!.address }, quantity: 1n }]
+          }))
+        },
+        tags: { 'desk.test': null },
+        metadata: {}
+      }
+    )
+    expect(created.contractId).toMatch(/^[0-9a-f]{64}#0$/)
+    let view = service.getContract(created.contractId)
+    expect(view.status).toBe('unsigned')
+    expect(view.unsigned?.tx).toEqual(created.unsigned.tx)
+    expect(view.current?.utxo).toBeUndefined()
+    expect(service.listContracts()).toEqual([])
+
+    // The published Runtime client labels its witness sets Babbage.
+    await service.submit(
+      { kind: 'create', contractId: created.contractId },
+      witnessEnvelope(created.unsigned.tx, [carol], 'Babbage')
+    )
+    expect(service.getContract(created.contractId).status).toBe('submitted')
+    await expect(
+      service.submit({ kind: 'create', contractId: created.contractId }, witnessEnvelope(created.unsigned.tx, [carol]))
+    ).rejects.toMatchObject({ kind: 'Conflict', code: 'ContractAlreadySubmitted' })
+
+    expect((await follower.sync()).confirmed).toEqual([created.contractId.slice(0, 64)])
+    view = service.getContract(created.contractId)
+    expect(view.status).toBe('confirmed')
+    expect(view.block?.blockHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(view.current?.utxo).toBe(created.contractId)
+    expect(view.unsigned).toBeUndefined()
+    expect(service.listContracts().map((c) => c.contractId)).toEqual([created.contractId])
+    expect(service.listContracts({ tags: ['other'] })).toEqual([])
+    expect(service.listContracts({ partyRoles: [{ policyId: view.rolesCurrency, role: 'Buyer' }] })).toHaveLength(1)
+
+    const next = service.next(created.contractId, { interval: { from: h.clock.ms, to: h.clock.ms + 1000n } })
+    expect(next.applicableInputs.deposits).toHaveLength(1)
+    expect(next.applicableInputs.deposits[0]?.canDeposit).toBe(100n * ADA)
+
+    const step = async (wallet: typeof alice, inputs: Input[]) => {
+      const built = await service.applyInputs(
+        created.contractId,
+        { changeAddress: wallet.address },
+        { inputs, tags: {}, metadata: {} }
+      )
+      expect(service.getTransaction(created.contractId, built.transactionId).status).toBe('unsigned')
+      await service.submit(
+        { kind: 'apply', contractId: created.contractId, transactionId: built.transactionId },
+        witnessEnvelope(built.unsigned.tx, [wallet])
+      )
+      await follower.sync()
+      return service.getTransaction(created.contractId, built.transactionId)
+    }
+    const c = ESCROW_CHOICES
+    const deposit: Input = {
+      content: { type: 'IDeposit', account: role('Seller'), party: role('Buyer'), token: ADA_TOKEN, amount: 100n * ADA }
+    }
+    const paid = await step(alice, [deposit])
+    expect(paid.status).toBe('confirmed')
+    expect(paid.inputUtxo).toBe(created.contractId)
+    expect(service.getContract(created.contractId).current?.utxo).toBe(paid.output?.utxo)
+    await step(alice, [choose(c.reportProblem.name, role('Buyer'), c.reportProblem.chosen)])
+    await step(bob, [choose(c.disputeProblem.name, role('Seller'), c.disputeProblem.chosen)])
+    const closed = await step(carol, [choose(c.dismissClaim.name, role('Mediator'), c.dismissClaim.chosen)])
+    expect(closed.output).toBeUndefined()
+    expect(closed.payouts.map((p) => [p.role, p.assets.lovelace, p.status])).toEqual([
+      ['Seller', 100n * ADA, 'available']
+    ])
+    expect(service.getTransaction(created.contractId, paid.transactionId).consumingTx).toBeDefined()
+    const txs = service.listTransactions(created.contractId)
+    expect(txs).toHaveLength(4)
+    expect(txs[0]?.transactionId).toBe(closed.transactionId)
+    const contract = service.getContract(created.contractId)
+    expect(contract.current).toBeUndefined()
+    expect(contract.assets).toEqual({ lovelace: 0n, assets: {} })
+    expect(contract.unclaimedPayouts.map((p) => p.payoutId)).toEqual([closed.payouts[0]?.payoutId])
+    expect(() => service.next(created.contractId, { interval: { from: 0n, to: 1n } })).toThrow(
+      expect.objectContaining({ code: 'contractClosed' })
+    )
+    await expect(
+      service.applyInputs(created.contractId, { changeAddress: alice.address }, { inputs: [], tags: {}, metadata: {} })
+    ).rejects.toMatchObject({ code: 'ScriptOutputNotFound' })
+
+    const payoutId = closed.payouts[0]!.payoutId
+    expect(service.listPayouts({ status: 'available' }).map((p) => p.payoutId)).toEqual([payoutId])
+    const withdrawal = await service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
+    expect(service.getWithdrawal(withdrawal.withdrawalId).status).toBe('unsigned')
+    // A withdrawal is not a contract: its signed tx cannot go through the contract's PUT.
+    await expect(
+      service.submit(
+        { kind: 'create', contractId: `${withdrawal.withdrawalId}#0` },
+        witnessEnvelope(withdrawal.unsigned.tx, [bob])
+      )
+    ).rejects.toMatchObject({ kind: 'BadRequest', code: 'WrongSubmitOperation' })
+    await service.submit(
+      { kind: 'withdraw', withdrawalId: withdrawal.withdrawalId },
+      witnessEnvelope(withdrawal.unsigned.tx, [bob])
+    )
+    await follower.sync()
+    const done = service.getWithdrawal(withdrawal.withdrawalId)
+    expect(done.status).toBe('confirmed')
+    expect(done.payouts.map((p) => [p.payoutId, p.status, p.withdrawalId])).toEqual([
+      [payoutId, 'withdrawn', withdrawal.withdrawalId]
+    ])
+    expect(service.getPayout(payoutId).status).toBe('withdrawn')
+    expect(service.getContract(created.contractId).unclaimedPayouts).toEqual([])
+    expect(service.listWithdrawals([contract.rolesCurrency]).map((w) => w.withdrawalId)).toEqual([
+      withdrawal.withdrawalId
+    ])
+    expect(service.listWithdrawals(['00'.repeat(28)])).toEqual([])
+  })
+})

@@ -1,0 +1,317 @@
+/**
+ * Submits through the service: what a PUT body may be, which build it must match, and what happens when the
+ * node refuses, cannot be reached, or drops a tx — nothing stored is lost, and a retry goes through.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, test } from 'vitest'
+import { ChainError, type ChainProvider, type TxStatus } from '../../../src/chain/provider'
+import { SandboxProvider } from '../../../src/chain/sandbox'
+import { bytesToHex } from '../../../src/core/bytes'
+import { vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '../../../src/core/cardano/witnesses'
+import { hexToBytes } from '../../../src/core/bytes'
+import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
+import { ManualClock, T0, sign, testWallet } from '../build/support'
+import { witnessEnvelope } from './support'
+
+const alice = testWallet('alice')
+const bob = testWallet('bob')
+
+type Fault = 'reject' | 'down' | undefined
+
+/** The sandbox behind a switch that makes submits fail the way a node can, and can hide tx statuses. */
+function faultyProvider(sandbox: SandboxProvider) {
+  const state: { fault: Fault; acceptButFail: boolean; hideStatus: boolean } = {
+    fault: undefined,
+    acceptButFail: false,
+    hideStatus: false
+  }
+  const provider: ChainProvider = Object.assign(Object.create(sandbox) as SandboxProvider, {
+    async submit(tx: Uint8Array): Promise<string> {
+      if (state.fault === 'reject')
+        throw new ChainError('Rejected', 'BadInputsUTxO: the inputs are spent', { code: 3117 })
+      if (state.fault === 'down') throw new ChainError('Unavailable', 'connect ECONNREFUSED 127.0.0.1:1337')
+      const id = await sandbox.submit(tx)
+      // The node took it, but the answer never arrived (a crash or a dropped connection right after).
+      if (state.acceptButFail) throw new ChainError('Unavailable', 'socket hang up')
+      return id
+    },
+    async txStatus(txId: string): Promise<TxStatus> {
+      return state.hideStatus ? { status: 'unknown' } : sandbox.txStatus(txId)
+    }
+  })
+  return { provider, state }
+}
+
+const dirs: string[] = []
+const dbPath = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-submit-'))
+  dirs.push(dir)
+  return join(dir, 'store.sqlite')
+}
+
+let opened: OpenService[] = []
+let sandboxes: SandboxProvider[] = []
+afterEach(async () => {
+  for (const o of opened) await o.close()
+  for (const s of sandboxes) await s.close()
+  opened = []
+  sandboxes = []
+})
+
+function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvider; clock: ManualClock }) {
+  const clock = existing?.clock ?? new ManualClock()
+  const sandbox = existing?.sandbox ?? SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  if (existing === undefined) sandboxes.push(sandbox)
+  const faulty = faultyProvider(sandbox)
+  const o = openService({
+    provider: faulty.provider,
+    databasePath,
+    now: clock.now,
+    followEveryMs: false,
+    dropAfterMs: 60_000
+  })
+  opened.push(o)
+  return { ...o, ...faulty, sandbox, clock, databasePath }
+}
+
+async function createClose(s: ReturnType<typeof setup>) {
+  return s.service.createContract(
+    { changeAddress: alice.address },
+    { contract: { type: 'Close' }, tags: {}, metadata: {} }
+  )
+}
+
+const target = (contractId: string) => ({ kind: 'create' as const, contractId })
+
+describe('submit bodies', () => {
+  test('a full signed Tx of the same era is submitted as given', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    const signed = sign(c.unsigned.tx, [alice])
+    await s.service.submit(target(c.contractId), { type: 'Tx ConwayEra', description: '', cborHex: bytesToHex(signed) })
+    await s.follower.sync()
+    expect(s.service.getContract(c.contractId).status).toBe('confirmed')
+  })
+
+  test('a cardano-cli key witness (TxWitness ConwayEra) is merged too', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    const set = witnessEnvelope(c.unsigned.tx, [alice])
+    const [w] = vkeyWitnessesOfWitnessSet(hexToBytes(set.cborHex))
+    await s.service.submit(target(c.contractId), {
+      type: 'TxWitness ConwayEra',
+      description: 'Key Witness ShelleyEra',
+      cborHex: bytesToHex(keyWitnessBytes(w!))
+    })
+    expect(s.service.getContract(c.contractId).status).toBe('submitted')
+  })
+
+  const cases: ReadonlyArray<[string, (tx: Uint8Array) => SubmitEnvelope, string, RegExp]> = [
+    [
+      'an unknown type',
+      () => ({ type: 'Nonsense', description: '', cborHex: '80' }),
+      'BadRequest',
+      /Unknown envelope type/
+    ],
+    [
+      'a Babbage Tx for a Conway build',
+      (tx) => ({ type: 'Tx BabbageEra', description: '', cborHex: bytesToHex(sign(tx, [alice])) }),
+      'BadRequest',
+      /"Tx ConwayEra", "ShelleyTxWitness ConwayEra"/
+    ],
+    [
+      'odd hex',
+      () => ({ type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'abc' }),
+      'BadRequest',
+      /Invalid text envelope cbor value/
+    ],
+    [
+      'not hex',
+      () => ({ type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'zz' }),
+      'BadRequest',
+      /Invalid text envelope cbor value/
+    ],
+    [
+      'empty cbor',
+      () => ({ type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: '' }),
+      'BadRequest',
+      /Invalid text envelope cbor value/
+    ],
+    [
+      'truncated CBOR',
+      () => ({ type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'a10081' }),
+      'BadRequest',
+      /Invalid text envelope cbor value/
+    ],
+    [
+      'a witness set without keys',
+      () => ({ type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'a0' }),
+      'MissingSignatures',
+      /no signatures/
+    ],
+    [
+      'a body alone',
+      (tx) => ({ type: 'TxBodyConway', description: '', cborHex: bytesToHex(tx) }),
+      'MissingSignatures',
+      /without signatures/
+    ],
+    [
+      'an unsigned Tx',
+      (tx) => ({ type: 'Tx ConwayEra', description: '', cborHex: bytesToHex(tx) }),
+      'MissingSignatures',
+      /no signatures/
+    ]
+  ]
+  test.each(cases)('refuses %s, and the tx stays unsigned and submittable', async (_name, body, code, message) => {
+    const s = setup()
+    const c = await createClose(s)
+    const error = await s.service.submit(target(c.contractId), body(c.unsigned.tx)).then(
+      () => undefined,
+      (e: unknown) => e
+    )
+    expect(error).toMatchObject({ kind: 'BadRequest', code })
+    expect((error as Error).message).toMatch(message)
+    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    expect(s.service.getContract(c.contractId).status).toBe('submitted')
+  })
+
+  test('a witness made for another build is refused', async () => {
+    const s = setup()
+    const first = await createClose(s)
+    const second = await s.service.createContract(
+      { changeAddress: bob.address },
+      { contract: { type: 'Close' }, tags: {}, metadata: {} }
+    )
+    await expect(
+      s.service.submit(target(first.contractId), witnessEnvelope(second.unsigned.tx, [bob]))
+    ).rejects.toMatchObject({ kind: 'BadRequest', code: 'InvalidWitness' })
+    expect(s.service.getContract(first.contractId).status).toBe('unsigned')
+  })
+
+  test('a signed tx of another build is refused with both ids', async () => {
+    const s = setup()
+    const first = await createClose(s)
+    const second = await s.service.createContract(
+      { changeAddress: bob.address },
+      { contract: { type: 'Close' }, tags: {}, metadata: {} }
+    )
+    const other = bytesToHex(sign(second.unsigned.tx, [bob]))
+    await expect(
+      s.service.submit(target(first.contractId), { type: 'Tx ConwayEra', description: '', cborHex: other })
+    ).rejects.toMatchObject({ code: 'TxBodyMismatch', details: { expected: first.contractId.slice(0, 64) } })
+  })
+
+  test('unknown ids are 404s; an apply tx id under the wrong contract is not found', async () => {
+    const s = setup()
+    const w: SubmitEnvelope = { type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'a0' }
+    await expect(s.service.submit(target(`${'ab'.repeat(32)}#1`), w)).rejects.toMatchObject({ kind: 'NotFound' })
+    await expect(s.service.submit({ kind: 'withdraw', withdrawalId: 'cd'.repeat(32) }, w)).rejects.toMatchObject({
+      kind: 'NotFound',
+      message: 'Withdrawal not found'
+    })
+    const c = await createClose(s)
+    await expect(
+      s.service.submit({ kind: 'withdraw', withdrawalId: c.contractId.slice(0, 64) }, w)
+    ).rejects.toMatchObject({ kind: 'BadRequest', code: 'WrongSubmitOperation' })
+    await expect(
+      s.service.submit({ kind: 'apply', contractId: c.contractId, transactionId: c.contractId.slice(0, 64) }, w)
+    ).rejects.toMatchObject({ kind: 'BadRequest', code: 'WrongSubmitOperation' })
+  })
+
+  test('ids are matched without regard to hex case', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    await s.service.submit(target(c.contractId.toUpperCase()), witnessEnvelope(c.unsigned.tx, [alice]))
+    expect(s.service.getContract(c.contractId.toUpperCase()).status).toBe('submitted')
+  })
+
+  test('two concurrent submits of one tx: one 202, one 409', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    const w = witnessEnvelope(c.unsigned.tx, [alice])
+    const results = await Promise.allSettled([
+      s.service.submit(target(c.contractId), w),
+      s.service.submit(target(c.contractId), w)
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
+    expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { kind: 'Conflict' } })
+  })
+})
+
+describe('node faults', () => {
+  test('a rejection is a 403 SubmissionError with the node’s reason; the tx stays unsigned', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    s.state.fault = 'reject'
+    await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
+      {
+        kind: 'Forbidden',
+        code: 'SubmissionError',
+        details: { reason: 'BadInputsUTxO: the inputs are spent' }
+      }
+    )
+    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+  })
+
+  test('an unreachable node is a 503; the tx is kept and a retry succeeds', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    s.state.fault = 'down'
+    await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
+      {
+        kind: 'Unavailable',
+        code: 'NodeUnavailable'
+      }
+    )
+    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    s.state.fault = undefined
+    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await s.follower.sync()
+    expect(s.service.getContract(c.contractId).status).toBe('confirmed')
+  })
+
+  test('a tx the node took although the answer was lost is found by the follower, even after a restart', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    s.state.acceptButFail = true
+    await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
+      {
+        kind: 'Unavailable'
+      }
+    )
+    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    await s.close()
+    const again = setup(s.databasePath, s)
+    expect((await again.follower.sync()).confirmed).toEqual([c.contractId.slice(0, 64)])
+    expect(again.service.getContract(c.contractId).status).toBe('confirmed')
+  })
+
+  test('a submitted tx the node forgot goes back to unsigned after the grace period, and can be sent again', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    s.state.hideStatus = true
+    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    expect((await s.follower.sync()).dropped).toEqual([])
+    s.clock.ms += 61_000n
+    expect((await s.follower.sync()).dropped).toEqual([c.contractId.slice(0, 64)])
+    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    s.state.hideStatus = false
+    await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
+      { kind: 'Forbidden' }
+    )
+  })
+
+  test('an unsigned build survives a restart and is submitted afterwards', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    await s.close()
+    const again = setup(s.databasePath, s)
+    expect(again.service.getContract(c.contractId).unsigned?.tx).toEqual(c.unsigned.tx)
+    await again.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await again.follower.sync()
+    expect(again.service.getContract(c.contractId).status).toBe('confirmed')
+  })
+})

@@ -1,0 +1,54 @@
+/** A service over a real SQLite file and a sandbox on a hand-moved clock, with witness-set signing. */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SandboxProvider } from '../../../src/chain/sandbox'
+import { bytesToHex } from '../../../src/core/bytes'
+import { CSL, withCsl } from '../../../src/csl'
+import { openService, type OpenService } from '../../../src/engine/service'
+import type { SubmitEnvelope } from '../../../src/engine/service'
+import { ManualClock, T0, type TestWallet } from '../build/support'
+
+export interface ServiceHarness extends OpenService {
+  readonly sandbox: SandboxProvider
+  readonly clock: ManualClock
+  readonly databasePath: string
+  /** Closes the service and opens a new one over the same file and sandbox (a restart). */
+  restart(): Promise<ServiceHarness>
+}
+
+export function serviceHarness(
+  options: { databasePath?: string; sandbox?: SandboxProvider; clock?: ManualClock } = {}
+): ServiceHarness {
+  const clock = options.clock ?? new ManualClock()
+  const sandbox = options.sandbox ?? SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const databasePath =
+    options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-service-')), 'store.sqlite')
+  const opened = openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
+  return {
+    ...opened,
+    sandbox,
+    clock,
+    databasePath,
+    async restart() {
+      await opened.close()
+      return serviceHarness({ databasePath, sandbox, clock })
+    }
+  }
+}
+
+/** What a CIP-30 wallet's `signTx(tx, true)` returns, as Runtime's PUT takes it. */
+export function witnessEnvelope(tx: Uint8Array, signers: readonly TestWallet[], era = 'Conway'): SubmitEnvelope {
+  const cborHex = withCsl((s) => {
+    const fixed = s.own(CSL.FixedTransaction.from_bytes(tx))
+    const set = s.own(CSL.TransactionWitnessSet.new())
+    const vkeys = s.own(CSL.Vkeywitnesses.new())
+    for (const w of signers) {
+      const key = s.own(CSL.PrivateKey.from_extended_bytes(w.key))
+      vkeys.add(s.own(CSL.make_vkey_witness(s.own(fixed.transaction_hash()), key)))
+    }
+    set.set_vkeys(vkeys)
+    return bytesToHex(set.to_bytes())
+  })
+  return { type: `ShelleyTxWitness ${era}Era`, description: '', cborHex }
+}
