@@ -12,28 +12,56 @@ import { usageError } from './errors'
 
 export const chainOptions = { network: { type: 'string' }, data: { type: 'string' } } as const
 
+/** The options of commands that can also talk to a real network through a node interface. */
+export const serveChainOptions = {
+  ...chainOptions,
+  ogmios: { type: 'string' },
+  blockfrost: { type: 'string' },
+  'blockfrost-url': { type: 'string' },
+  'submit-api': { type: 'string' }
+} as const
+
+export interface ChainChoice {
+  readonly network?: string
+  /** For the sandbox commands: the sandbox directory; for `serve`: the data directory holding it. */
+  readonly data?: string
+  readonly ogmios?: string
+  readonly blockfrost?: string
+  readonly 'blockfrost-url'?: string
+  readonly 'submit-api'?: string
+}
+
 export interface OpenChain {
   readonly provider: ChainProvider
   readonly network: NetworkName
   close(): Promise<void>
 }
 
-function defaultSandboxDir(): string {
-  return join(process.env['MARLOWE_DESK_HOME'] ?? join(homedir(), '.marlowe-desk'), 'sandbox')
+/** Where Marlowe Desk keeps its files: $MARLOWE_DESK_HOME, else ~/.marlowe-desk. */
+export function desktopHome(): string {
+  return process.env['MARLOWE_DESK_HOME'] ?? join(homedir(), '.marlowe-desk')
 }
 
+/**
+ * Opens the chain a command talks to. `follow`: the sandbox clock follows the wall clock (a long-running
+ * server); otherwise it moves only when asked (one-shot commands), and `data` is the sandbox directory itself.
+ */
 export async function openChain(
   command: string,
-  network: string | undefined,
-  data: string | undefined
+  choice: ChainChoice,
+  options: { readonly follow?: boolean } = {}
 ): Promise<OpenChain> {
-  const name = network ?? 'sandbox'
+  const name = choice.network ?? 'sandbox'
   if (name !== 'sandbox') {
     throw usageError(
       `${command}: --network ${name} is not available yet; only the embedded sandbox is (node adapters are in progress)`
     )
   }
-  const provider = SandboxProvider.open({ dataDir: data ?? defaultSandboxDir(), clockTickMs: false })
+  const follow = options.follow === true
+  const dataDir = follow
+    ? join(choice.data ?? desktopHome(), 'sandbox')
+    : (choice.data ?? join(desktopHome(), 'sandbox'))
+  const provider = SandboxProvider.open(follow ? { dataDir } : { dataDir, clockTickMs: false })
   return { provider, network: 'sandbox', close: () => provider.close() }
 }
 

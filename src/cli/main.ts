@@ -5,11 +5,18 @@ import { contractCommands } from './commands/contract'
 import { keysCommands } from './commands/keys'
 import { txCommands } from './commands/tx'
 import { sandboxCommands } from './commands/sandbox'
+import { serveCommand } from './commands/serve'
 import { ChainError } from '../chain/provider'
 import { EngineError } from '../engine/errors'
 import { CliError } from './errors'
 
-const COMMANDS: readonly Command[] = [...sandboxCommands, ...contractCommands, ...keysCommands, ...txCommands]
+const COMMANDS: readonly Command[] = [
+  serveCommand,
+  ...sandboxCommands,
+  ...contractCommands,
+  ...keysCommands,
+  ...txCommands
+]
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

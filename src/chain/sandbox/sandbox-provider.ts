@@ -17,6 +17,7 @@ import type {
   Utxo
 } from '../provider'
 import { ChainError } from '../provider'
+import { DirLock } from './dir-lock'
 import { faucetTransaction } from './faucet'
 import { SandboxLedger, SLOT_LENGTH_MS } from './ledger'
 import { SANDBOX_BLAZE_PARAMS, toProtocolParameters } from './params'
@@ -51,6 +52,7 @@ export class SandboxProvider implements ChainProvider {
   private constructor(
     private readonly ledger: SandboxLedger,
     private readonly stateFile: StateFile | undefined,
+    private readonly lock: DirLock | undefined,
     private timeOffsetMs: bigint,
     private readonly now: () => number
   ) {}
@@ -59,8 +61,15 @@ export class SandboxProvider implements ChainProvider {
   static open(options: SandboxOptions = {}): SandboxProvider {
     const now = options.now ?? Date.now
     const stateFile = options.dataDir === undefined ? undefined : new StateFile(options.dataDir)
-    const { ledger, timeOffsetMs } = SandboxProvider.load(stateFile, options, now)
-    const provider = new SandboxProvider(ledger, stateFile, timeOffsetMs, now)
+    const lock = options.dataDir === undefined ? undefined : DirLock.acquire(options.dataDir)
+    let loaded
+    try {
+      loaded = SandboxProvider.load(stateFile, options, now)
+    } catch (e) {
+      lock?.release()
+      throw e
+    }
+    const provider = new SandboxProvider(loaded.ledger, stateFile, lock, loaded.timeOffsetMs, now)
     provider.followWallClock()
     provider.save()
     if (options.clockTickMs !== false) provider.startClock(options.clockTickMs ?? DEFAULT_TICK_MS)
@@ -186,6 +195,7 @@ export class SandboxProvider implements ChainProvider {
     this.stopClock()
     this.closed = true
     await this.queue
+    this.lock?.release()
   }
 
   /** Plutus evaluator diagnostics: wasm memory of the current instance and how often it was replaced. */

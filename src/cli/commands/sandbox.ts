@@ -23,7 +23,7 @@ The sandbox is an in-process Cardano ledger (real ledger rules and Plutus execut
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, chainOptions)
     expectPositionals(this.name, positionals, [])
-    const chain = await openChain(this.name, values.network, values.data)
+    const chain = await openChain(this.name, values)
     try {
       const sandbox = sandboxOf(chain.provider)
       const tip = await sandbox.tip()
@@ -67,7 +67,7 @@ Pays N ada (default 1000) from the faucet wallet in a real sandbox transaction.`
     const ada = values.ada ?? '1000'
     if (!/^[1-9]\d{0,8}$/.test(ada))
       throw usageError(`${this.name}: --ada must be a whole number of ada from 1 to 999999999`)
-    const chain = await openChain(this.name, values.network, values.data)
+    const chain = await openChain(this.name, values)
     try {
       const ref = await sandboxOf(chain.provider).fund(address!, BigInt(ada) * 1_000_000n)
       io.out(`sent ${ada} ada to ${address} in ${ref.txId}#${ref.index}`)
@@ -93,7 +93,7 @@ const advance: Command = {
     const number = values.to ?? values.slots ?? ''
     if (!/^\d{1,16}$/.test(number))
       throw usageError(`${this.name}: expected a whole number, got ${JSON.stringify(number)}`)
-    const chain = await openChain(this.name, values.network, values.data)
+    const chain = await openChain(this.name, values)
     try {
       const sandbox = sandboxOf(chain.provider)
       const now = sandbox.slotToTime((await sandbox.tip()).slot)

@@ -279,7 +279,7 @@ parameters, and writes a review bundle for "tx review" and "tx sign" on an air-g
     const [file] = expectPositionals(this.name, positionals, ['tx'])
     if (values.out === undefined) throw usageError(`${this.name}: --out is required`)
     const loaded = readTransaction(readBytes(file!))
-    const chain = await openChain(this.name, values.network, values.data)
+    const chain = await openChain(this.name, values)
     try {
       const context = await resolveForBundle(chain, loaded.tx)
       const doc: ReviewBundle = {
@@ -309,7 +309,7 @@ reason and exits 1.`,
     const { values, positionals } = parseOptions(this.name, args, chainOptions)
     const [file] = expectPositionals(this.name, positionals, ['tx'])
     const loaded = readTransaction(readBytes(file!))
-    const chain = await openChain(this.name, values.network, values.data)
+    const chain = await openChain(this.name, values)
     try {
       const txId = await chain.provider.submit(loaded.tx)
       io.out(`submitted ${txId}`)

@@ -8,7 +8,7 @@ import type { Value } from '../../core/cardano/value'
 import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { toJsonValue } from '../../core/json/plain'
 import { decodeInputs } from '../../core/marlowe/json/decode'
-import { encodeInput, encodePayment, encodeWarning } from '../../core/marlowe/json/encode'
+import { encodeInput } from '../../core/marlowe/json/encode'
 import type { Input, TimeInterval } from '../../core/marlowe/types'
 import type { ApplyBuild, BuiltPayout, CreateBuild, SlotTime, WithdrawBuild } from '../build'
 import { formatRef } from '../build'
@@ -48,9 +48,6 @@ export interface ApplyRecord extends Labels {
   readonly invalidHereafter?: SlotTime
   readonly output?: { readonly ref: string; readonly datum: Uint8Array; readonly assets: Value }
   readonly payouts: readonly PayoutRecord[]
-  /** Runtime JSON of the payments and warnings the semantics produced (reported, never re-read). */
-  readonly payments: JsonValue
-  readonly warnings: JsonValue
   readonly safetyErrors: readonly JsonObject[]
 }
 
@@ -95,8 +92,6 @@ export function applyRecord(build: ApplyBuild, inputDatum: Uint8Array, labels: L
       ? {}
       : { output: { ref: formatRef(build.output.ref), datum: build.output.datumBytes, assets: build.output.assets } }),
     payouts: build.payouts.map(payoutRecord),
-    payments: build.payments.map(encodePayment),
-    warnings: build.warnings.map(encodeWarning),
     safetyErrors: build.safetyErrors
   }
 }
@@ -222,8 +217,6 @@ export function parseRecord(details: string): TxRecord {
           }
         }),
     payouts: objects(o, 'payouts').map(readPayout),
-    payments: field(o, 'payments'),
-    warnings: field(o, 'warnings'),
     safetyErrors: objects(o, 'safetyErrors')
   }
 }

@@ -11,6 +11,7 @@ import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
 import type { ServiceStore, TxRow } from '../../store/service-store'
 import { formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
+import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
 import { applyRecord, createRecord, stringifyRecord, withdrawRecord } from './records'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
@@ -43,6 +44,14 @@ export interface ServiceOptions {
 /** The era every build is made in: the builder writes Conway transactions. */
 const BUILD_ERA = 'Conway'
 
+const STATUS_TTL_MS = 1000
+
+export interface ChainStatus {
+  readonly tip: ChainTip
+  /** POSIX ms of the tip's slot. */
+  readonly tipTime: bigint
+}
+
 const notFound = (code: string, message: string): EngineError => new EngineError('NotFound', code, message)
 
 export class MarloweService {
@@ -51,6 +60,7 @@ export class MarloweService {
   private readonly builder: MarloweTxBuilder
   private readonly now: () => number
   private readonly views: Views
+  private status: { readonly at: number; readonly value: ChainStatus } | undefined
   /** Submits in progress, so that two PUTs of one tx cannot both reach the node. */
   private readonly inFlight = new Set<string>()
 
@@ -332,9 +342,14 @@ export class MarloweService {
     return result
   }
 
-  /** Status for every response's headers: the node's tip, and the network. */
-  async tip(): Promise<ChainTip> {
-    return this.provider.tip()
+  /** The node's tip and the time of its slot, for every response's status headers; cached for a second. */
+  async chainStatus(): Promise<ChainStatus> {
+    const cached = this.status
+    if (cached !== undefined && this.now() - cached.at < STATUS_TTL_MS) return cached.value
+    const [tip, eras] = await Promise.all([this.provider.tip(), this.provider.eraSummaries()])
+    const value = { tip, tipTime: new SlotClock(eras, tip.slot, 0n).slotToTime(tip.slot) }
+    this.status = { at: this.now(), value }
+    return value
   }
 
   /** The contract's newest confirmed transaction; `code` is the 404's errorCode when there is none. */

@@ -2,8 +2,8 @@
 import type { TxOutRef } from '../../chain/provider'
 import type { Value } from '../../core/cardano/value'
 import type { Era } from '../../core/cardano/tx-envelope'
-import type { JsonObject, JsonValue } from '../../core/json/lossless'
-import type { Contract, Input, Party, State, TimeInterval } from '../../core/marlowe/types'
+import type { JsonObject } from '../../core/json/lossless'
+import type { Contract, Input, Party, State, TimeInterval, TransactionOutput } from '../../core/marlowe/types'
 import type { NextSteps } from '../../core/marlowe/next'
 import type { ApplyRequest, CreateRequest, WithdrawRequest } from '../build'
 import type { BlockRow, TxStatusName } from '../../store/service-store'
@@ -110,9 +110,8 @@ export interface TransactionView {
   readonly invalidBefore?: bigint
   readonly invalidHereafter?: bigint
   readonly interval: TimeInterval
-  /** Runtime JSON of what the semantics did. */
-  readonly payments: JsonValue
-  readonly warnings: JsonValue
+  /** What the semantics did over the interval and inputs (payments and warnings are reported only here). */
+  readonly semanticOutput: TransactionOutput
   readonly unsigned?: UnsignedTx
 }
 

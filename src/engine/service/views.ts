@@ -5,6 +5,7 @@
 import { splitTransaction } from '../../core/cardano/witnesses'
 import { parseJson } from '../../core/json/lossless'
 import { decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
+import { computeTransaction } from '../../core/marlowe/semantics'
 import type { Era } from '../../core/cardano/tx-envelope'
 import type { PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
 import { EngineError } from '../errors'
@@ -136,8 +137,11 @@ export class Views {
       ...(record.invalidBefore === undefined ? {} : { invalidBefore: record.invalidBefore.time }),
       ...(record.invalidHereafter === undefined ? {} : { invalidHereafter: record.invalidHereafter.time }),
       interval: record.interval,
-      payments: record.payments,
-      warnings: record.warnings,
+      semanticOutput: computeTransaction(
+        { interval: record.interval, inputs: record.inputs },
+        input.state,
+        input.contract
+      ),
       ...unsigned(row)
     }
   }

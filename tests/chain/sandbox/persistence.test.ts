@@ -118,7 +118,8 @@ describe('sandbox persistence', () => {
     // 20 at genesis (4 × 4 wallet outputs, the faucet's, 3 reference scripts); the lock spent 1 and made 2.
     expect(Array.isArray(doc['utxos']) && doc['utxos'].length).toBe(21)
     expect(Array.isArray(doc['datums']) && doc['datums'].length).toBe(1)
-    expect(readdirSync(dir).sort()).toEqual([STATE_FILE_NAME, `${STATE_FILE_NAME}.bak`])
+    // No temporary file is left behind; the lock is there while the sandbox is open.
+    expect(readdirSync(dir).sort()).toEqual([STATE_FILE_NAME, `${STATE_FILE_NAME}.bak`, 'sandbox.lock'])
   })
 
   test('a corrupt file is refused with a clear error and left untouched', async () => {

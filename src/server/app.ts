@@ -1,0 +1,133 @@
+/**
+ * The HTTP server: Fastify with Runtime's wire format. Bodies are parsed losslessly (amounts above 2^53 stay
+ * exact) and validated by the request schemas in ./requests, which also generate /openapi.json; every answer
+ * carries Runtime's status headers; every error is `{message, errorCode, details}`; the guard runs before
+ * any routing.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { IncomingMessage } from 'node:http'
+import { JsonSyntaxError, parseJson, stringifyJson, type JsonValue } from '../core/json/lossless'
+import type { MarloweService } from '../engine/service'
+import { errorResponse, HttpError } from './errors'
+import { checkHost, checkOrigin, checkToken, splitTokenPrefix, type GuardOptions } from './guard'
+import { registerRoutes } from './routes'
+import { statusHeaders } from './status-headers'
+
+export interface ServerOptions extends GuardOptions {
+  readonly service: MarloweService
+  /** Request bodies larger than this get a 413; default 2 MiB (a Marlowe contract can be large). */
+  readonly bodyLimit?: number
+  /** A request (headers and body) must arrive within this; default 30 s. */
+  readonly requestTimeoutMs?: number
+  /** pino level; default 'warn' (quiet). Lines are JSON. */
+  readonly logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug'
+}
+
+const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
+const PREFIX_TOKEN = Symbol('prefixToken')
+
+type TaggedRequest = IncomingMessage & { [PREFIX_TOKEN]?: string }
+
+/** Sends lossless JSON (bigints as JSON numbers) with the given status. */
+export function sendJson(reply: FastifyReply, status: number, body: JsonValue): FastifyReply {
+  return reply.code(status).type('application/json;charset=utf-8').send(stringifyJson(body))
+}
+
+export function createServer(options: ServerOptions): FastifyInstance {
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    requestTimeout: options.requestTimeoutMs ?? 30_000,
+    connectionTimeout: options.requestTimeoutMs ?? 30_000,
+    logger: { level: options.logLevel ?? 'warn' },
+    return503OnClosing: true,
+    rewriteUrl(req) {
+      const { url, token } = splitTokenPrefix(req.url ?? '/')
+      if (token !== undefined) (req as TaggedRequest)[PREFIX_TOKEN] = token
+      return url
+    }
+  })
+
+  app.removeAllContentTypeParsers()
+  app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, parseJson(body as string))
+    } catch (e) {
+      if (e instanceof JsonSyntaxError) {
+        done(new HttpError(400, 'RequestBodyParseError', `Error in $: ${e.message}`, 'JSON'), undefined)
+      } else done(e as Error, undefined)
+    }
+  })
+  app.addContentTypeParser('*', (_req, _payload, done) => {
+    done(new HttpError(415, 'UnsupportedMediaType', 'Send the body as application/json'), undefined)
+  })
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const address = request.server.server.address()
+    const port = typeof address === 'object' && address !== null ? address.port : 0
+    checkHost(request.headers.host, port)
+    checkOrigin(request.headers.origin, options)
+    checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
+    const origin = request.headers.origin
+    if (origin !== undefined) {
+      reply.header('Access-Control-Allow-Origin', origin)
+      reply.header('Vary', 'Origin')
+      reply.header('Access-Control-Expose-Headers', '*')
+    }
+  })
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode < 500 || reply.statusCode === 503) {
+      try {
+        for (const [name, value] of Object.entries(await statusHeaders(options.service))) reply.header(name, value)
+      } catch {
+        // The node is unreachable: the answer goes out without tips rather than not at all.
+      }
+    }
+    return payload
+  })
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const fastifyStatus = error.statusCode
+    if (!(error instanceof HttpError) && fastifyStatus !== undefined && fastifyStatus < 500) {
+      const code = error.code
+      const errorCode =
+        fastifyStatus === 413 ? 'PayloadTooLarge' : fastifyStatus === 415 ? 'UnsupportedMediaType' : 'BadRequest'
+      return sendJson(reply, fastifyStatus, { message: error.message, errorCode, details: code ?? null })
+    }
+    const { status, body } = errorResponse(error)
+    if (status >= 500 && status !== 503) request.log.error({ err: error }, 'request failed')
+    return sendJson(reply, status, body)
+  })
+
+  app.setNotFoundHandler((request, reply) =>
+    sendJson(reply, 404, {
+      message: `No route for ${request.method} ${request.url}`,
+      errorCode: 'NotFound',
+      details: null
+    })
+  )
+
+  app.options('*', (request, reply) => {
+    if (request.headers.origin === undefined)
+      return sendJson(reply, 404, { message: 'No route', errorCode: 'NotFound', details: null })
+    return reply
+      .code(204)
+      .header('Access-Control-Allow-Methods', 'GET, POST, PUT, OPTIONS')
+      .header(
+        'Access-Control-Allow-Headers',
+        'Content-Type, Range, Accept, Authorization, X-Change-Address, X-Address, X-Collateral-UTxO, X-Stake-Address'
+      )
+      .send()
+  })
+
+  registerRoutes(app, options.service)
+  return app
+}
+
+/** Listens on loopback only; resolves with the port. */
+export async function listen(app: FastifyInstance, port: number): Promise<number> {
+  await app.listen({ host: '127.0.0.1', port })
+  const address = app.server.address()
+  if (typeof address !== 'object' || address === null) throw new Error('the server has no address')
+  return address.port
+}

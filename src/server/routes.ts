@@ -1,0 +1,276 @@
+/**
+ * Every route of Runtime's REST API this service serves (runtime-api.md §2, without contract sources and
+ * role-token burning): decode with ./requests, call the service, answer in Runtime's resource JSON.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { JsonObject, JsonValue } from '../core/json/lossless'
+import { formatRef } from '../engine/build/refs'
+import type { MarloweService, UnsignedTx } from '../engine/service'
+import { sendJson } from './app'
+import { HttpError } from './errors'
+import { buildVariant, VENDOR_TYPES } from './negotiation'
+import { openApiDocument } from './openapi'
+import {
+  decodeApplyInputsBody,
+  decodeContractId,
+  decodeContractsQuery,
+  decodeCreateContractBody,
+  decodeNextQuery,
+  decodePayoutId,
+  decodePayoutsQuery,
+  decodeTextEnvelopeBody,
+  decodeTransactionId,
+  decodeWalletHeaders,
+  decodeWithdrawalId,
+  decodeWithdrawalsQuery,
+  decodeWithdrawBody,
+  pageHeaders,
+  parseRangeHeader,
+  type RangeField,
+  type RangeFields
+} from './requests'
+import {
+  contractHeaderJson,
+  contractLinks,
+  contractStateJson,
+  links,
+  nextJson,
+  payoutHeaderJson,
+  payoutLinks,
+  payoutStateJson,
+  txBodyEnvelope,
+  txEnvelope,
+  txHeaderJson,
+  txJson,
+  txLinks,
+  withdrawalHeaderJson,
+  withdrawalJson
+} from './resources'
+
+type Params = Record<string, string>
+
+const params = (request: FastifyRequest): Params => request.params as Params
+const body = (request: FastifyRequest): JsonValue => {
+  if (request.body === undefined) {
+    throw new HttpError(400, 'RequestBodyParseError', 'Error in $: a JSON body is required', 'JSON')
+  }
+  return request.body as JsonValue
+}
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const v = request.headers[name]
+  return Array.isArray(v) ? v.join(',') : v
+}
+
+/** The unsigned tx under the key Runtime's chosen alternative uses (the create response always has `tx`). */
+function unsignedJson(unsigned: UnsignedTx, variant: 'json' | 'vendor', alwaysTx = false): JsonObject {
+  if (variant === 'vendor') return { tx: txEnvelope(unsigned) }
+  return alwaysTx
+    ? { txBody: txBodyEnvelope(unsigned), tx: txEnvelope(unsigned) }
+    : { txBody: txBodyEnvelope(unsigned) }
+}
+
+/** One page of a list as servant-pagination sends it: always 206. */
+function sendPage<F extends RangeField, T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  field: F,
+  items: readonly T[],
+  keyOf: (item: T) => string,
+  valueOf: (key: string) => RangeFields[F],
+  itemJson: (item: T) => JsonObject,
+  notFoundMessage: string
+): FastifyReply {
+  const range = parseRangeHeader(header(request, 'range'), field)
+  const ordered = range.order === 'desc' ? items : [...items].reverse()
+  let start = 0
+  if (range.value !== undefined) {
+    const wanted = typeof range.value === 'string' ? range.value : formatRef(range.value)
+    start = ordered.findIndex((item) => keyOf(item) === wanted)
+    if (start < 0) throw new HttpError(416, 'RangeNotSatisfiable', notFoundMessage)
+  }
+  const page = ordered.slice(start + range.offset, start + range.offset + range.limit)
+  const headers = pageHeaders(range, { values: page.map((item) => valueOf(keyOf(item))), totalCount: items.length })
+  for (const [name, value] of Object.entries(headers)) reply.header(name, value)
+  return sendJson(reply, 206, { results: page.map(itemJson) })
+}
+
+const refValue = (key: string) => decodeContractId(key)
+const idValue = (key: string) => key
+
+export function registerRoutes(app: FastifyInstance, service: MarloweService): void {
+  const networkId = service.provider.networkId
+  const contractIdOf = (request: FastifyRequest): string =>
+    formatRef(decodeContractId(params(request).contractId ?? ''))
+
+  app.get('/healthcheck', async (_request, reply) => reply.code(200).send())
+
+  app.get('/openapi.json', async (_request, reply) => sendJson(reply, 200, openApiDocument()))
+
+  app.get('/contracts', async (request, reply) => {
+    const q = decodeContractsQuery(request.query)
+    const contracts = service.listContracts({
+      roleCurrencies: q.roleCurrencies,
+      tags: q.tags,
+      partyAddresses: q.partyAddresses,
+      partyRoles: q.partyRoles.map((r) => ({ policyId: r.policyId, role: r.assetName }))
+    })
+    return sendPage(
+      request,
+      reply,
+      'contractId',
+      contracts,
+      (c) => c.contractId,
+      refValue,
+      (c) => ({ resource: contractHeaderJson(c), links: contractLinks(c) }),
+      'Initial contract ID not found'
+    )
+  })
+
+  app.post('/contracts', async (request, reply) => {
+    const variant = buildVariant(header(request, 'accept'), VENDOR_TYPES.create)
+    const { wallet, stakeAddress } = decodeWalletHeaders(request.headers, { networkId, stakeAddress: true })
+    const decoded = decodeCreateContractBody(body(request), { networkId })
+    const result = await service.createContract(wallet, {
+      ...decoded,
+      tags: decoded.tags ?? {},
+      metadata: decoded.metadata ?? {},
+      ...(stakeAddress === undefined ? {} : { stakeAddress })
+    } as Parameters<MarloweService['createContract']>[1])
+    return sendJson(reply, 201, {
+      resource: {
+        contractId: result.contractId,
+        ...unsignedJson(result.unsigned, variant, true),
+        safetyErrors: [...result.safetyErrors]
+      },
+      links: { contract: links.contract(result.contractId) }
+    })
+  })
+
+  app.get('/contracts/:contractId', async (request, reply) => {
+    const view = service.getContract(contractIdOf(request))
+    const l: JsonObject = view.status === 'confirmed' ? { transactions: links.transactions(view.contractId) } : {}
+    return sendJson(reply, 200, { resource: contractStateJson(view), links: l })
+  })
+
+  app.put('/contracts/:contractId', async (request, reply) => {
+    const contractId = contractIdOf(request)
+    await service.submit({ kind: 'create', contractId }, decodeTextEnvelopeBody(body(request)))
+    return reply.code(202).send()
+  })
+
+  app.get('/contracts/:contractId/next', async (request, reply) => {
+    const contractId = contractIdOf(request)
+    const q = decodeNextQuery(request.query)
+    const steps = service.next(contractId, {
+      interval: { from: q.validityStart, to: q.validityEnd },
+      parties: q.parties
+    })
+    return sendJson(reply, 200, nextJson(steps))
+  })
+
+  app.get('/contracts/:contractId/transactions', async (request, reply) => {
+    const txs = service.listTransactions(contractIdOf(request))
+    return sendPage(
+      request,
+      reply,
+      'transactionId',
+      txs,
+      (t) => t.transactionId,
+      idValue,
+      (t) => ({ resource: txHeaderJson(t), links: { transaction: links.transaction(t.contractId, t.transactionId) } }),
+      'Starting transaction not found'
+    )
+  })
+
+  app.post('/contracts/:contractId/transactions', async (request, reply) => {
+    const contractId = contractIdOf(request)
+    const variant = buildVariant(header(request, 'accept'), VENDOR_TYPES.apply)
+    const { wallet } = decodeWalletHeaders(request.headers, { networkId })
+    const decoded = decodeApplyInputsBody(body(request))
+    const result = await service.applyInputs(contractId, wallet, {
+      ...decoded,
+      tags: decoded.tags ?? {},
+      metadata: decoded.metadata ?? {}
+    } as Parameters<MarloweService['applyInputs']>[2])
+    return sendJson(reply, 201, {
+      resource: {
+        contractId: result.contractId,
+        transactionId: result.transactionId,
+        ...unsignedJson(result.unsigned, variant),
+        safetyErrors: [...result.safetyErrors]
+      },
+      links: { transaction: links.transaction(result.contractId, result.transactionId) }
+    })
+  })
+
+  app.get('/contracts/:contractId/transactions/:transactionId', async (request, reply) => {
+    const view = service.getTransaction(contractIdOf(request), decodeTransactionId(params(request).transactionId ?? ''))
+    return sendJson(reply, 200, { resource: txJson(view), links: txLinks(view) })
+  })
+
+  app.put('/contracts/:contractId/transactions/:transactionId', async (request, reply) => {
+    const contractId = contractIdOf(request)
+    const transactionId = decodeTransactionId(params(request).transactionId ?? '')
+    await service.submit({ kind: 'apply', contractId, transactionId }, decodeTextEnvelopeBody(body(request)))
+    return reply.code(202).send()
+  })
+
+  app.get('/withdrawals', async (request, reply) => {
+    const q = decodeWithdrawalsQuery(request.query)
+    return sendPage(
+      request,
+      reply,
+      'withdrawalId',
+      service.listWithdrawals(q.roleCurrencies),
+      (w) => w.withdrawalId,
+      idValue,
+      (w) => ({ resource: withdrawalHeaderJson(w), links: { withdrawal: links.withdrawal(w.withdrawalId) } }),
+      'Initial withdrawal ID not found'
+    )
+  })
+
+  app.post('/withdrawals', async (request, reply) => {
+    const variant = buildVariant(header(request, 'accept'), VENDOR_TYPES.withdraw)
+    const { wallet } = decodeWalletHeaders(request.headers, { networkId })
+    const result = await service.withdraw(wallet, decodeWithdrawBody(body(request)))
+    return sendJson(reply, 201, {
+      resource: { withdrawalId: result.withdrawalId, ...unsignedJson(result.unsigned, variant) },
+      links: { withdrawal: links.withdrawal(result.withdrawalId) }
+    })
+  })
+
+  app.get('/withdrawals/:withdrawalId', async (request, reply) => {
+    const view = service.getWithdrawal(decodeWithdrawalId(params(request).withdrawalId ?? ''))
+    return sendJson(reply, 200, withdrawalJson(view))
+  })
+
+  app.put('/withdrawals/:withdrawalId', async (request, reply) => {
+    const withdrawalId = decodeWithdrawalId(params(request).withdrawalId ?? '')
+    await service.submit({ kind: 'withdraw', withdrawalId }, decodeTextEnvelopeBody(body(request)))
+    return reply.code(202).send()
+  })
+
+  app.get('/payouts', async (request, reply) => {
+    const q = decodePayoutsQuery(request.query)
+    const payouts = service.listPayouts({
+      contractIds: q.contractIds.map(formatRef),
+      roleTokens: q.roleTokens.map((r) => ({ policyId: r.policyId, role: r.assetName })),
+      ...(q.status === undefined ? {} : { status: q.status })
+    })
+    return sendPage(
+      request,
+      reply,
+      'payoutId',
+      payouts,
+      (p) => p.payoutId,
+      refValue,
+      (p) => ({ resource: payoutHeaderJson(p), links: { payout: links.payout(p.payoutId) } }),
+      'Initial payout ID not found'
+    )
+  })
+
+  app.get('/payouts/:payoutId', async (request, reply) => {
+    const view = service.getPayout(formatRef(decodePayoutId(params(request).payoutId ?? '')))
+    return sendJson(reply, 200, { resource: payoutStateJson(view), links: payoutLinks(view) })
+  })
+}
