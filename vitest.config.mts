@@ -1,10 +1,31 @@
-import { defineConfig } from 'vitest/config'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type Plugin } from 'vitest/config'
+
+/** The published Runtime client (its runtime-core and rest-client packages), which the tests run through Vite. */
+const RUNTIME_CLIENT = /[\\/]node_modules[\\/]@marlowe\.io[\\/]runtime-(?:core|rest-client)[\\/]/
+
+/** Their source maps name sources the packages do not ship; load them without, instead of a warning per file. */
+const runtimeClientWithoutSourceMaps: Plugin = {
+  name: 'runtime-client-without-source-maps',
+  enforce: 'pre',
+  async load(id) {
+    if (!RUNTIME_CLIENT.test(id) || !id.endsWith('.js')) return null
+    const code = await readFile(id, 'utf8')
+    return { code: code.replace(/^\/\/# sourceMappingURL=.*$/gm, ''), map: null }
+  }
+}
 
 export default defineConfig({
+  plugins: [runtimeClientWithoutSourceMaps],
   test: {
     include: ['tests/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
-    hookTimeout: 60_000
+    hookTimeout: 60_000,
+    // runtime-core imports `lucid-cardano` without declaring it, so npm never installs it: run the client
+    // through Vite, where that import resolves to an equivalent of the one function it uses.
+    alias: { 'lucid-cardano': fileURLToPath(new URL('./tests/support/lucid-cardano.ts', import.meta.url)) },
+    server: { deps: { inline: [RUNTIME_CLIENT] } }
   }
 })

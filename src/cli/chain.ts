@@ -1,25 +1,34 @@
 /**
- * The chain a CLI command talks to. Only the embedded sandbox exists so far; node adapters (Ogmios,
- * Blockfrost, cardano-submit-api) come with the service.
+ * The chain a CLI command talks to: the embedded sandbox, or a real network through Ogmios or Blockfrost
+ * (optionally submitting through cardano-submit-api).
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { ChainProvider, NetworkName } from '../chain/provider'
+import { BlockfrostProvider } from '../chain/blockfrost'
+import { OgmiosProvider } from '../chain/ogmios'
 import { SandboxProvider } from '../chain/sandbox'
+import { SubmitApiClient, withSubmitter } from '../chain/submit-api'
 import type { ResolvedOutput, ReviewProtocolParameters, SlotEra } from '../core/cardano/review/types'
 import { decodeTransaction } from '../core/cardano/tx'
 import { usageError } from './errors'
 
-export const chainOptions = { network: { type: 'string' }, data: { type: 'string' } } as const
+/** The options of the sandbox commands: where the sandbox lives. */
+export const sandboxOptions = { data: { type: 'string' } } as const
 
-/** The options of commands that can also talk to a real network through a node interface. */
-export const serveChainOptions = {
-  ...chainOptions,
+/** The options of commands that talk to the sandbox or to a real network through a node interface. */
+export const chainOptions = {
+  ...sandboxOptions,
+  network: { type: 'string' },
   ogmios: { type: 'string' },
   blockfrost: { type: 'string' },
   'blockfrost-url': { type: 'string' },
   'submit-api': { type: 'string' }
 } as const
+
+/** How `--network` and the node options are written in every command's help. */
+export const CHAIN_USAGE =
+  '[--network sandbox|preview|preprod|mainnet] [--ogmios URL | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]'
 
 export interface ChainChoice {
   readonly network?: string
@@ -51,18 +60,48 @@ export async function openChain(
   choice: ChainChoice,
   options: { readonly follow?: boolean } = {}
 ): Promise<OpenChain> {
-  const name = choice.network ?? 'sandbox'
-  if (name !== 'sandbox') {
-    throw usageError(
-      `${command}: --network ${name} is not available yet; only the embedded sandbox is (node adapters are in progress)`
-    )
+  const network = networkName(command, choice.network)
+  const node = choice.ogmios ?? choice.blockfrost ?? choice['submit-api'] ?? choice['blockfrost-url']
+  if (network === 'sandbox') {
+    if (node !== undefined) {
+      throw usageError(`${command}: the sandbox is embedded; --ogmios, --blockfrost and --submit-api need --network`)
+    }
+    const follow = options.follow === true
+    const home = choice.data ?? desktopHome()
+    const dataDir = follow ? join(home, 'sandbox') : (choice.data ?? join(desktopHome(), 'sandbox'))
+    const provider = SandboxProvider.open(follow ? { dataDir } : { dataDir, clockTickMs: false })
+    return { provider, network, close: () => provider.close() }
   }
-  const follow = options.follow === true
-  const dataDir = follow
-    ? join(choice.data ?? desktopHome(), 'sandbox')
-    : (choice.data ?? join(desktopHome(), 'sandbox'))
-  const provider = SandboxProvider.open(follow ? { dataDir } : { dataDir, clockTickMs: false })
-  return { provider, network: 'sandbox', close: () => provider.close() }
+  return openNode(command, network, choice)
+}
+
+function networkName(command: string, text: string | undefined): NetworkName {
+  const name = text ?? 'sandbox'
+  if (name === 'sandbox' || name === 'preview' || name === 'preprod' || name === 'mainnet') return name
+  throw usageError(`${command}: --network ${name} is not one of sandbox, preview, preprod, mainnet`)
+}
+
+/** A real network through Ogmios or Blockfrost, optionally submitting through cardano-submit-api. */
+async function openNode(command: string, network: NetworkName, choice: ChainChoice): Promise<OpenChain> {
+  if ((choice.ogmios === undefined) === (choice.blockfrost === undefined)) {
+    throw usageError(`${command}: --network ${network} needs exactly one of --ogmios URL or --blockfrost PROJECT_ID`)
+  }
+  if (choice['blockfrost-url'] !== undefined && choice.blockfrost === undefined) {
+    throw usageError(`${command}: --blockfrost-url goes with --blockfrost PROJECT_ID`)
+  }
+  let query: ChainProvider & { close?(): Promise<void> }
+  if (choice.ogmios !== undefined) {
+    query = await OgmiosProvider.connect({ url: choice.ogmios, network })
+  } else {
+    query = new BlockfrostProvider({
+      network,
+      projectId: choice.blockfrost ?? '',
+      ...(choice['blockfrost-url'] === undefined ? {} : { baseUrl: choice['blockfrost-url'] })
+    })
+  }
+  const submitApi = choice['submit-api']
+  const provider = submitApi === undefined ? query : withSubmitter(query, new SubmitApiClient({ url: submitApi }))
+  return { provider, network, close: async () => query.close?.() }
 }
 
 export interface BundleContext {

@@ -34,12 +34,45 @@ export function sendJson(reply: FastifyReply, status: number, body: JsonValue): 
 }
 
 export function createServer(options: ServerOptions): FastifyInstance {
+  /** Requests that passed the guard (Host, Origin, token). */
+  const admitted = new WeakSet<IncomingMessage>()
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     requestTimeout: options.requestTimeoutMs ?? 30_000,
     connectionTimeout: options.requestTimeoutMs ?? 30_000,
     logger: { level: options.logLevel ?? 'warn' },
     return503OnClosing: true,
+    // A URL Fastify cannot route (bad percent-encoding, an over-long id) gets the API's error shape too.
+    frameworkErrors(error, _request, reply) {
+      const status = error.statusCode ?? 400
+      void sendJson(reply, status >= 400 && status < 500 ? status : 400, {
+        message: error.message,
+        errorCode: 'BadRequest',
+        details: error.code
+      })
+    },
+    // Malformed requests Node refuses before Fastify sees them (over-long headers, bad syntax, timeouts).
+    clientErrorHandler(err: Error & { code?: string }, socket) {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return
+      const [status, reason, message] =
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'The request did not arrive in time']
+          : err.code === 'HPE_HEADER_OVERFLOW'
+            ? [431, 'Request Header Fields Too Large', 'The request line and headers are too large']
+            : [400, 'Bad Request', 'The request is not valid HTTP']
+      const body = stringifyJson({
+        message,
+        errorCode: status === 400 ? 'BadRequest' : reason.replace(/ /g, ''),
+        details: err.code ?? null
+      })
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json;charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+        )
+      }
+      socket.destroy(err)
+    },
     rewriteUrl(req) {
       const { url, token } = splitTokenPrefix(req.url ?? '/')
       if (token !== undefined) (req as TaggedRequest)[PREFIX_TOKEN] = token
@@ -66,17 +99,26 @@ export function createServer(options: ServerOptions): FastifyInstance {
     const port = typeof address === 'object' && address !== null ? address.port : 0
     checkHost(request.headers.host, port)
     checkOrigin(request.headers.origin, options)
-    checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
     const origin = request.headers.origin
     if (origin !== undefined) {
+      // Set before the token check, so that a page of an allowed origin can read a 401 too.
       reply.header('Access-Control-Allow-Origin', origin)
       reply.header('Vary', 'Origin')
       reply.header('Access-Control-Expose-Headers', '*')
     }
+    // A browser sends a CORS preflight without the Authorization header it is asking permission for: the
+    // preflight itself reveals and changes nothing, and the request that follows carries the token.
+    const preflight =
+      request.method === 'OPTIONS' &&
+      origin !== undefined &&
+      request.headers['access-control-request-method'] !== undefined
+    if (!preflight) checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
+    admitted.add(request.raw)
   })
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode < 500 || reply.statusCode === 503) {
+  app.addHook('onSend', async (request, reply, payload) => {
+    // Only callers that passed the guard learn the node's tip and network.
+    if (admitted.has(request.raw) && (reply.statusCode < 500 || reply.statusCode === 503)) {
       try {
         for (const [name, value] of Object.entries(await statusHeaders(options.service))) reply.header(name, value)
       } catch {

@@ -16,7 +16,7 @@ export interface GuardOptions {
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
-const TOKEN_PREFIX = /^\/t\/([^/]+)(\/.*)?$/
+const TOKEN_PREFIX = /^\/t\/([^/?]+)([/?].*)?$/
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a)
@@ -24,11 +24,21 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-/** The URL with a `/t/<token>` prefix removed, and the token it carried. */
+/**
+ * The URL with a `/t/<token>` prefix removed, and the token it carried. Runs before routing, outside any
+ * error handling: it must not throw. A token that is not valid URL encoding is kept as sent (and so fails).
+ */
 export function splitTokenPrefix(url: string): { url: string; token?: string } {
   const m = TOKEN_PREFIX.exec(url)
   if (m === null) return { url }
-  return { url: m[2] ?? '/', token: decodeURIComponent(m[1]!) }
+  const rest = m[2] ?? '/'
+  let token = m[1]!
+  try {
+    token = decodeURIComponent(token)
+  } catch {
+    // Not URL encoding: compared as it came, it matches no token a client was given.
+  }
+  return { url: rest.startsWith('?') ? `/${rest}` : rest, token }
 }
 
 export function checkHost(host: string | undefined, port: number): void {

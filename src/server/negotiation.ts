@@ -15,7 +15,12 @@ export const VENDOR_TYPES = {
 
 export function buildVariant(accept: string | undefined, vendorType: string): BuildVariant {
   if (accept === undefined || accept.trim() === '') return 'json'
-  const types = accept.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase())
+  // A media range with q=0 is one the client refuses (RFC 9110 §12.5.1).
+  const types = accept
+    .split(',')
+    .map((part) => part.split(';').map((p) => p.trim().toLowerCase()))
+    .filter((params) => !params.slice(1).some((p) => /^q\s*=\s*0(?:\.0{0,3})?$/.test(p)))
+    .map((params) => params[0]!)
   if (types.includes(vendorType)) return 'vendor'
   if (types.some((t) => t === 'application/json' || t === '*/*' || t === 'application/*')) return 'json'
   throw new HttpError(

@@ -141,7 +141,7 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
       [
         ['tx', 'bundle', path('tx.json'), '--out', path('b'), '--network', 'mainnet'],
         2,
-        '--network mainnet is not available yet'
+        '--network mainnet needs exactly one of --ogmios URL or --blockfrost PROJECT_ID'
       ],
       [['tx', 'review', path('missing')], 1, 'no such file'],
       [['tx', 'review', path('taken')], 1, 'not a Cardano transaction'],

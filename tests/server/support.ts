@@ -2,12 +2,18 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
+import { expect } from 'vitest'
 import { SandboxProvider } from '../../src/chain/sandbox'
-import { parseJson, stringifyJson, type JsonValue } from '../../src/core/json/lossless'
+import { bytesToHex, hexToBytes } from '../../src/core/bytes'
+import { blake2b256Hex } from '../../src/core/cardano/tx/hash'
+import { JsonDecimal, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/core/json/lossless'
+import { CSL, withCsl } from '../../src/csl'
 import { openService, type OpenService } from '../../src/engine/service'
 import { createServer, listen, type ServerOptions } from '../../src/server/app'
-import { ManualClock, T0 } from '../engine/build/support'
+import { ManualClock, T0, type TestWallet } from '../engine/build/support'
+import { witnessEnvelope } from '../engine/service/support'
 
 export const TOKEN = 'test-token-0123456789'
 
@@ -77,4 +83,109 @@ export async function call(
     json = undefined
   }
   return { status: response.status, headers: response.headers, text, json }
+}
+
+// ---- assertions and fixtures shared by the HTTP tests ---------------------------------------------------------
+
+/** A JSON object field of an answer, or a failed expectation. */
+export function objectOf(value: JsonValue | undefined, what = 'the body'): JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof JsonDecimal) {
+    throw new Error(`${what} is not a JSON object: ${value === undefined ? 'nothing' : stringifyJson(value)}`)
+  }
+  return value
+}
+
+export function stringOf(value: JsonValue | undefined, what: string): string {
+  if (typeof value !== 'string') throw new Error(`${what} is not a string`)
+  return value
+}
+
+/** Runtime's error answer: the status, `{message, errorCode, details}` and a JSON content type. */
+export function expectApiError(answer: Answer, status: number, errorCode: string): JsonObject {
+  const context = `${answer.status} ${answer.text.slice(0, 300)}`
+  expect(answer.status, context).toBe(status)
+  expect(answer.headers.get('content-type'), context).toMatch(/^application\/json/)
+  const body = objectOf(answer.json, context)
+  expect(body.errorCode, context).toBe(errorCode)
+  expect(typeof body.message === 'string' && body.message.trim().length > 0, context).toBe(true)
+  expect(Object.hasOwn(body, 'details'), context).toBe(true)
+  expect(Object.keys(body).sort(), context).toEqual(['details', 'errorCode', 'message'])
+  return body
+}
+
+export const JSON_CONTENT_TYPE = 'application/json;charset=utf-8'
+
+/** Every row of the tables a request could change, read from the file with a read-only connection. */
+export function storeDump(databasePath: string): Record<string, unknown[]> {
+  const db = new Database(databasePath, { readonly: true, fileMustExist: true })
+  try {
+    const tables = ['txs', 'contracts', 'payouts', 'reservations', 'reservation_refs']
+    return Object.fromEntries(tables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY rowid`).all()]))
+  } finally {
+    db.close()
+  }
+}
+
+/** The body of POST /contracts with Runtime's required keys; `extra` is merged in. */
+export function createBody(contract: JsonValue, extra: JsonObject = {}): JsonObject {
+  return { version: 'v1', contract, tags: {}, metadata: {}, accounts: {}, ...extra }
+}
+
+export function walletHeaders(wallet: TestWallet, extra: Record<string, string> = {}): Record<string, string> {
+  return { 'x-change-address': wallet.address, ...extra }
+}
+
+/** A link of a resource, resolved against the server's base URL as a Runtime client does. */
+export function resolveLink(base: string, link: string): string {
+  return new URL(link, `${base}/`).pathname
+}
+
+/** The unsigned `tx` of a build answer (the create answer always has it; others with the vendor Accept). */
+export function unsignedTxOf(answer: Answer): Uint8Array {
+  const resource = objectOf(objectOf(answer.json).resource, 'resource')
+  return hexToBytes(stringOf(objectOf(resource.tx, 'resource.tx').cborHex, 'cborHex'))
+}
+
+/** Signs like a CIP-30 wallet and PUTs the witness set; the answer must be 202. */
+export async function signAndPut(
+  server: { base: string },
+  path: string,
+  tx: Uint8Array,
+  signers: readonly TestWallet[]
+): Promise<void> {
+  const answer = await call(server, 'PUT', path, { body: { ...witnessEnvelope(tx, signers) } })
+  expect(answer.status, answer.text).toBe(202)
+  expect(answer.text).toBe('')
+}
+
+/** POST /contracts, sign, PUT and follow to confirmation; returns the contract id. */
+export async function createConfirmed(
+  server: TestServer,
+  wallet: TestWallet,
+  body: JsonObject,
+  headers: Record<string, string> = {}
+): Promise<string> {
+  const answer = await call(server, 'POST', '/contracts', { body, headers: walletHeaders(wallet, headers) })
+  expect(answer.status, answer.text).toBe(201)
+  const contractId = stringOf(objectOf(objectOf(answer.json).resource).contractId, 'contractId')
+  await signAndPut(server, `/contracts/${encodeURIComponent(contractId)}`, unsignedTxOf(answer), [wallet])
+  await server.opened.follower.sync()
+  return contractId
+}
+
+/**
+ * A witness set made from the body alone (what a wallet given the JSON variant's `txBody` would sign): each key
+ * signs the body hash.
+ */
+export function bodyWitnessEnvelope(body: Uint8Array, signers: readonly TestWallet[]): JsonObject {
+  const cborHex = withCsl((s) => {
+    const hash = s.own(CSL.TransactionHash.from_hex(blake2b256Hex(body)))
+    const set = s.own(CSL.TransactionWitnessSet.new())
+    const vkeys = s.own(CSL.Vkeywitnesses.new())
+    for (const w of signers)
+      vkeys.add(s.own(CSL.make_vkey_witness(hash, s.own(CSL.PrivateKey.from_extended_bytes(w.key)))))
+    set.set_vkeys(vkeys)
+    return bytesToHex(set.to_bytes())
+  })
+  return { type: 'ShelleyTxWitness ConwayEra', description: '', cborHex }
 }

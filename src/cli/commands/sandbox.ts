@@ -6,7 +6,7 @@ import { SANDBOX_WALLETS, SandboxProvider } from '../../chain/sandbox'
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { usageError } from '../errors'
 import { formatAda } from '../render/review'
-import { chainOptions, openChain } from '../chain'
+import { openChain, sandboxOptions } from '../chain'
 
 function sandboxOf(provider: unknown): SandboxProvider {
   if (!(provider instanceof SandboxProvider)) throw usageError('this command works on the sandbox only')
@@ -21,7 +21,7 @@ const status: Command = {
 The sandbox is an in-process Cardano ledger (real ledger rules and Plutus execution) kept in DIR
 (default $MARLOWE_DESK_HOME/sandbox or ~/.marlowe-desk/sandbox); it is created on first use.`,
   async run(args, io) {
-    const { values, positionals } = parseOptions(this.name, args, chainOptions)
+    const { values, positionals } = parseOptions(this.name, args, sandboxOptions)
     expectPositionals(this.name, positionals, [])
     const chain = await openChain(this.name, values)
     try {
@@ -62,7 +62,7 @@ const fund: Command = {
 
 Pays N ada (default 1000) from the faucet wallet in a real sandbox transaction.`,
   async run(args, io) {
-    const { values, positionals } = parseOptions(this.name, args, { ...chainOptions, ada: { type: 'string' } })
+    const { values, positionals } = parseOptions(this.name, args, { ...sandboxOptions, ada: { type: 'string' } })
     const [address] = expectPositionals(this.name, positionals, ['address'])
     const ada = values.ada ?? '1000'
     if (!/^[1-9]\d{0,8}$/.test(ada))
@@ -83,7 +83,7 @@ const advance: Command = {
   help: `Usage: marlowe-desk sandbox advance (--to POSIX_MS | --slots N) [--data DIR]`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
-      ...chainOptions,
+      ...sandboxOptions,
       to: { type: 'string' },
       slots: { type: 'string' }
     })

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { openService } from '../../engine/service'
 import { createServer, listen } from '../../server/app'
 import { expectPositionals, parseOptions, type Command } from '../command'
-import { desktopHome, openChain, serveChainOptions } from '../chain'
+import { desktopHome, openChain, chainOptions } from '../chain'
 import { usageError } from '../errors'
 
 const DEFAULT_PORT = 3780
@@ -71,7 +71,7 @@ Every request must carry the API token kept in DIR/api-token, as "Authorization:
 using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients that take only a base URL).`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
-      ...serveChainOptions,
+      ...chainOptions,
       port: { type: 'string' },
       'no-token': { type: 'boolean' },
       'cors-origin': { type: 'string', multiple: true },

@@ -23,7 +23,7 @@ import { CliError, usageError } from '../errors'
 import { keystoreOption, openKeystore } from '../keystore'
 import { renderReview } from '../render/review'
 import { password } from '../secrets'
-import { chainOptions, openChain, resolveForBundle } from '../chain'
+import { CHAIN_USAGE, chainOptions, openChain, resolveForBundle } from '../chain'
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -270,7 +270,7 @@ A witness made for another transaction is refused.`,
 const bundle: Command = {
   name: 'tx bundle',
   summary: 'bundle a transaction with the chain data an offline review needs (online)',
-  help: `Usage: marlowe-desk tx bundle TX --out FILE [--network sandbox] [--data DIR]
+  help: `Usage: marlowe-desk tx bundle TX --out FILE ${CHAIN_USAGE} [--data DIR]
 
 Looks up the outputs the transaction spends and references, the slot ↔ time mapping and the protocol
 parameters, and writes a review bundle for "tx review" and "tx sign" on an air-gapped machine.`,
@@ -301,7 +301,7 @@ parameters, and writes a review bundle for "tx review" and "tx sign" on an air-g
 const submit: Command = {
   name: 'tx submit',
   summary: 'submit a signed transaction (online)',
-  help: `Usage: marlowe-desk tx submit TX [--network sandbox] [--data DIR]
+  help: `Usage: marlowe-desk tx submit TX ${CHAIN_USAGE} [--data DIR]
 
 Answers once the node accepted the transaction (it is not yet in a block). A rejection prints the ledger's
 reason and exits 1.`,

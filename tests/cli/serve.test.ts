@@ -1,0 +1,178 @@
+/**
+ * `marlowe-desk serve` end to end as a process: it binds loopback, guards with its token, refuses bad
+ * options and a sandbox another process holds, stops cleanly on SIGTERM, and survives kill -9 in the middle
+ * of builds and submits with every stored transaction intact and an unsigned one still submittable.
+ */
+import { mkdtempSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterEach, describe, expect, test } from 'vitest'
+import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/core/json/lossless'
+import { testWallet } from '../engine/build/support'
+import { witnessEnvelope } from '../engine/service/support'
+import { hexToBytes } from '../../src/core/bytes'
+import { runCli } from './run-cli'
+import { exitOf, spawnServe, startServe, type ServeProcess } from './serve-process'
+
+const alice = testWallet('alice')
+const home = (): string => mkdtempSync(join(tmpdir(), 'marlowe-desk-serve-'))
+
+const running: ServeProcess[] = []
+afterEach(async () => {
+  for (const s of running.splice(0)) {
+    if (s.child.exitCode === null && s.child.signalCode === null) {
+      s.child.kill('SIGKILL')
+      await s.exited()
+    }
+  }
+})
+
+async function start(data: string, extra: readonly string[] = []): Promise<ServeProcess> {
+  const s = await startServe(data, extra)
+  running.push(s)
+  return s
+}
+
+async function request(
+  s: ServeProcess,
+  method: string,
+  path: string,
+  body?: JsonValue,
+  headers: Record<string, string> = {}
+): Promise<{ status: number; json: JsonObject | undefined }> {
+  const response = await fetch(`${s.base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${s.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers
+    },
+    ...(body === undefined ? {} : { body: stringifyJson(body) })
+  })
+  const text = await response.text()
+  return { status: response.status, json: text === '' ? undefined : (parseJson(text) as JsonObject) }
+}
+
+const createClose = (s: ServeProcess) =>
+  request(
+    s,
+    'POST',
+    '/contracts',
+    { version: 'v1', contract: 'close', tags: {}, metadata: {} },
+    {
+      'x-change-address': alice.address
+    }
+  )
+
+const resourceOf = (json: JsonObject | undefined): JsonObject => (json?.['resource'] ?? {}) as JsonObject
+
+describe('marlowe-desk serve', () => {
+  test('serves the sandbox on loopback behind its token, and stops cleanly on SIGTERM', async () => {
+    const data = home()
+    const s = await start(data)
+    expect(s.stdout()).toMatch(/serving sandbox on http:\/\/127\.0\.0\.1:\d+\//)
+    expect(statSync(join(data, 'api-token')).mode & 0o777).toBe(0o600)
+    expect((await request(s, 'GET', '/healthcheck')).status).toBe(200)
+    const anonymous = await fetch(`${s.base}/healthcheck`)
+    expect(anonymous.status).toBe(401)
+    expect((await fetch(`${s.base}/t/${s.token}/healthcheck`)).status).toBe(200)
+    const created = await createClose(s)
+    expect(created.status).toBe(201)
+    s.child.kill('SIGTERM')
+    expect(await s.exited()).toBe(0)
+    expect(s.stdout()).toContain('SIGTERM: stopping')
+    // The same data directory serves again, with the same token and the build still there.
+    const again = await start(data)
+    expect(again.token).toBe(s.token)
+    const contractId = String(resourceOf(created.json)['contractId'])
+    const got = await request(again, 'GET', `/contracts/${encodeURIComponent(contractId)}`)
+    expect(resourceOf(got.json)['status']).toBe('unsigned')
+  })
+
+  test('refuses a sandbox another server holds', async () => {
+    const data = home()
+    await start(data)
+    const second = spawnServe(['--data', data])
+    let err = ''
+    second.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))
+    expect(await exitOf(second)).toBe(1)
+    expect(err).toMatch(/in use by process \d+/)
+  })
+
+  test.each([
+    [['--port', 'abc'], 2, '--port abc is not a port number'],
+    [['--network', 'testnet'], 2, 'not one of sandbox, preview, preprod, mainnet'],
+    [['--network', 'preview'], 2, 'needs exactly one of --ogmios URL or --blockfrost PROJECT_ID'],
+    [['--ogmios', 'ws://127.0.0.1:1'], 2, 'the sandbox is embedded'],
+    [['--network', 'preview', '--ogmios', 'ws://127.0.0.1:1'], 1, 'Unavailable'],
+    [['--bogus'], 2, "Unknown option '--bogus'"]
+  ])('fails clearly: serve %j', (args, code, message) => {
+    const r = runCli(['serve', '--data', home(), ...args])
+    expect(r.code).toBe(code)
+    expect(r.stderr).toContain(message)
+  })
+
+  test('kill -9 during builds and submits loses nothing; an unsigned build is submitted after the restart', async () => {
+    const data = home()
+    type Built = { contractId: string; cborHex: string }
+    const answered: Built[] = []
+    const accepted: Built[] = []
+    const put = (s: ServeProcess, b: Built) =>
+      request(s, 'PUT', `/contracts/${encodeURIComponent(b.contractId)}`, {
+        ...witnessEnvelope(hexToBytes(b.cborHex), [alice])
+      })
+    const build = async (s: ServeProcess): Promise<void> => {
+      const r = await createClose(s)
+      if (r.status !== 201) return
+      const resource = resourceOf(r.json)
+      answered.push({
+        contractId: String(resource['contractId']),
+        cborHex: String((resource['tx'] as JsonObject)['cborHex'])
+      })
+    }
+    // Three rounds: builds and submits in flight, then the server is killed outright at a different moment.
+    for (const delayMs of [0, 15, 40]) {
+      const s = await start(data)
+      await build(s)
+      const pending = answered.filter((b) => !accepted.includes(b)).slice(0, 2)
+      const inFlight = [
+        build(s),
+        build(s),
+        build(s),
+        ...pending.map(async (b) => {
+          if ((await put(s, b)).status === 202) accepted.push(b)
+        })
+      ].map((p) => p.catch(() => undefined))
+      await new Promise((r) => setTimeout(r, delayMs))
+      s.child.kill('SIGKILL')
+      expect(await s.exited()).toBe('SIGKILL')
+      await Promise.all(inFlight)
+    }
+    const db = new Database(join(data, 'service-sandbox.sqlite'), { readonly: true })
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    db.close()
+
+    const again = await start(data)
+    // Every build that was answered 201 is there; every submit answered 202 is not unsigned.
+    for (const b of answered) {
+      const got = await request(again, 'GET', `/contracts/${encodeURIComponent(b.contractId)}`)
+      expect(got.status).toBe(200)
+      const status = resourceOf(got.json)['status']
+      if (accepted.includes(b)) expect(['submitted', 'confirmed']).toContain(status)
+    }
+    const unsigned = answered.find((b) => !accepted.includes(b))
+    expect(unsigned).toBeDefined()
+    expect((await put(again, unsigned!)).status).toBe(202)
+    // The follower (every second) sees it confirmed.
+    const deadline = Date.now() + 20_000
+    let status: JsonValue | undefined
+    while (Date.now() < deadline) {
+      const got = await request(again, 'GET', `/contracts/${encodeURIComponent(unsigned!.contractId)}`)
+      status = resourceOf(got.json)['status']
+      if (status === 'confirmed') break
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    expect(status).toBe('confirmed')
+  })
+})
