@@ -1,0 +1,241 @@
+/**
+ * The one contract between the renderer and the engine: every call the UI may make, with its request and
+ * response. Main implements it over IPC (src/main), `marlowe-desk serve --ui` over HTTP (src/server); the
+ * renderer calls it through `DeskClient` and cannot tell which. Values are plain data: bigints for amounts
+ * and times, hex strings for bytes, Runtime's resource JSON for contracts and transactions. Nothing here
+ * ever carries a private key; the only secret a response holds is a new wallet's recovery phrase, once.
+ */
+import type { TxReview } from '../core/cardano/review/types'
+import type { JsonObject } from '../core/json/lossless'
+
+export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
+
+export interface AppStatus {
+  readonly version: string
+  readonly network: NetworkName
+  readonly tip: { readonly slot: bigint; readonly blockNo: bigint; readonly time: bigint }
+  /** Epoch ms on the chain's clock (the sandbox can run ahead of the wall clock). */
+  readonly chainTime: bigint
+}
+
+export type WalletKind = 'mnemonic' | 'watch-only' | 'signing-key'
+
+export interface WalletSummary {
+  readonly id: string
+  readonly name: string
+  readonly kind: WalletKind
+  readonly locked: boolean
+  /** The first payment address (receive here; change comes back here). */
+  readonly address: string
+}
+
+export interface AssetBalance {
+  readonly policyId: string
+  /** Hex. */
+  readonly assetName: string
+  /** UTF-8 text of the name when it is text, else the hex. */
+  readonly displayName: string
+  readonly quantity: bigint
+}
+
+export interface WalletBalance {
+  readonly walletId: string
+  readonly address: string
+  readonly lovelace: bigint
+  readonly assets: readonly AssetBalance[]
+  readonly utxoCount: number
+}
+
+export type TxKind = 'create' | 'apply' | 'withdraw'
+export type TxStatusName = 'unsigned' | 'submitted' | 'confirmed'
+
+/** A built, stored, unsigned transaction and what it does. */
+export interface PreparedTx {
+  readonly kind: TxKind
+  readonly txId: string
+  readonly contractId?: string
+  readonly review: TxReview
+  /** Runtime's safety findings for a create/apply (empty when none). */
+  readonly safetyErrors: readonly JsonObject[]
+}
+
+export interface ContractListItem {
+  /** Runtime's ContractHeader JSON (contractId, roleTokenMintingPolicyId, tags, metadata, status, block). */
+  readonly header: JsonObject
+  readonly closed: boolean
+  /** The next deadline of the current contract, POSIX ms. */
+  readonly nextTimeout?: bigint
+}
+
+export interface ContractDetail {
+  /** Runtime's ContractState JSON (initial/current contract and state, assets, unclaimed payouts…). */
+  readonly state: JsonObject
+  /** Runtime's Tx JSON of each input application, oldest first (unsigned and submitted ones included). */
+  readonly transactions: readonly JsonObject[]
+  readonly nextTimeout?: bigint
+}
+
+export interface RoleRecipient {
+  readonly role: string
+  /** bech32 address that receives the role token. */
+  readonly address: string
+}
+
+export interface CreateContractRequest {
+  readonly walletId: string
+  /** Marlowe core JSON of the contract, as text (amounts may exceed 2^53). */
+  readonly contractJson: string
+  /** Roles to mint, one token each, to these addresses; empty: a contract without roles. */
+  readonly roles: readonly RoleRecipient[]
+  readonly tags: readonly string[]
+  readonly minUTxODeposit?: bigint
+}
+
+export interface ApplyInputsRequest {
+  readonly walletId: string
+  readonly contractId: string
+  /** Marlowe core JSON of the inputs (an array), as text; "[]" advances past a timeout. */
+  readonly inputsJson: string
+}
+
+export interface WithdrawRequest {
+  readonly walletId: string
+  readonly payoutIds: readonly string[]
+}
+
+export interface ExportedFile {
+  readonly fileName: string
+  readonly text: string
+}
+
+export interface ImportedTx {
+  readonly txId: string
+  /** True when the tx is one this app built (it can be signed and submitted from here). */
+  readonly known: boolean
+  readonly review: TxReview
+}
+
+/** Every call: its name, request and response. */
+export interface DeskApi {
+  'app.status': { request: Record<string, never>; response: AppStatus }
+
+  'wallets.list': { request: Record<string, never>; response: readonly WalletSummary[] }
+  'wallets.create': {
+    request: { name: string; password: string; words?: 12 | 15 | 24 }
+    response: { wallet: WalletSummary; mnemonic: readonly string[] }
+  }
+  'wallets.restore': { request: { name: string; password: string; mnemonic: string }; response: WalletSummary }
+  'wallets.watch': { request: { name: string; accountKey: string }; response: WalletSummary }
+  'wallets.unlock': { request: { walletId: string; password: string }; response: WalletSummary }
+  'wallets.lock': { request: { walletId: string }; response: WalletSummary }
+  'wallets.balance': { request: { walletId: string }; response: WalletBalance }
+
+  /** Sandbox only: test ada from the faucet; move the ledger clock forward to reach deadlines. */
+  'sandbox.fund': { request: { walletId: string; ada: bigint }; response: { txId: string } }
+  'sandbox.advance': { request: { toTime: bigint }; response: AppStatus }
+
+  'contracts.list': { request: Record<string, never>; response: readonly ContractListItem[] }
+  'contracts.get': { request: { contractId: string }; response: ContractDetail }
+  /** What the contract accepts now (Runtime's Next JSON), for the wallet's parties when given. */
+  'contracts.next': { request: { contractId: string; walletId?: string }; response: JsonObject }
+  'contracts.create': { request: CreateContractRequest; response: PreparedTx }
+  'contracts.apply': { request: ApplyInputsRequest; response: PreparedTx }
+
+  /** Available payouts the wallet holds the role tokens for (Runtime's PayoutState JSON). */
+  'payouts.list': { request: { walletId: string }; response: readonly JsonObject[] }
+  'payouts.withdraw': { request: WithdrawRequest; response: PreparedTx }
+
+  'tx.review': { request: { txId: string }; response: TxReview }
+  /** Signs a stored build with the wallet (unlocking it with the password if locked) and submits it. */
+  'tx.signAndSubmit': {
+    request: { txId: string; walletId: string; password?: string }
+    response: { txId: string; status: TxStatusName }
+  }
+  'tx.status': { request: { txId: string }; response: { txId: string; status: TxStatusName } }
+  /** Offline: the unsigned tx (TextEnvelope) or a review bundle (tx + resolved inputs) as a file. */
+  'tx.exportUnsigned': { request: { txId: string }; response: ExportedFile }
+  'tx.exportBundle': { request: { txId: string }; response: ExportedFile }
+  /** Offline: review a tx or bundle file; sign it into a witness file without any network. */
+  'tx.import': { request: { text: string }; response: ImportedTx }
+  'tx.signOffline': { request: { text: string; walletId: string; password?: string }; response: ExportedFile }
+  /** Merges a witness file into a stored build and submits it. */
+  'tx.submitWitness': { request: { txId: string; text: string }; response: { txId: string; status: TxStatusName } }
+}
+
+export type DeskCall = keyof DeskApi
+export type DeskRequest<C extends DeskCall> = DeskApi[C]['request']
+export type DeskResponse<C extends DeskCall> = DeskApi[C]['response']
+
+/** An error as the renderer sees it: a sentence for the user, a code, and details on demand. */
+export interface DeskErrorBody {
+  readonly message: string
+  readonly code: string
+  readonly details?: JsonObject
+}
+
+/** The transport both implementations provide: wire text in, wire text out (see ./wire.ts). */
+export interface DeskTransport {
+  call(name: DeskCall, requestWire: string): Promise<string>
+}
+
+/** The calls, listed at run time (preload and main check names against it). */
+export const DESK_CALLS: readonly DeskCall[] = [
+  'app.status',
+  'wallets.list',
+  'wallets.create',
+  'wallets.restore',
+  'wallets.watch',
+  'wallets.unlock',
+  'wallets.lock',
+  'wallets.balance',
+  'sandbox.fund',
+  'sandbox.advance',
+  'contracts.list',
+  'contracts.get',
+  'contracts.next',
+  'contracts.create',
+  'contracts.apply',
+  'payouts.list',
+  'payouts.withdraw',
+  'tx.review',
+  'tx.signAndSubmit',
+  'tx.status',
+  'tx.exportUnsigned',
+  'tx.exportBundle',
+  'tx.import',
+  'tx.signOffline',
+  'tx.submitWitness'
+]
+
+/** What the transport's answer decodes to. */
+export type DeskResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: DeskErrorBody }
+
+export class DeskError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: JsonObject
+  ) {
+    super(message)
+    this.name = 'DeskError'
+  }
+}
+
+export type DeskClient = { readonly [C in DeskCall]: (request: DeskRequest<C>) => Promise<DeskResponse<C>> }
+
+/** The typed client over any transport; a failed call rejects with a `DeskError`. */
+export function createDeskClient(
+  transport: DeskTransport,
+  codec: { encode(value: unknown): string; decode(text: string): unknown }
+): DeskClient {
+  const client: Partial<Record<DeskCall, (request: unknown) => Promise<unknown>>> = {}
+  for (const name of DESK_CALLS) {
+    client[name] = async (request: unknown) => {
+      const result = codec.decode(await transport.call(name, codec.encode(request))) as DeskResult<unknown>
+      if (result.ok) return result.value
+      throw new DeskError(result.error.code, result.error.message, result.error.details)
+    }
+  }
+  return Object.freeze(client) as DeskClient
+}
