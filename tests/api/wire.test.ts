@@ -32,7 +32,7 @@ describe('wire codec', () => {
         fc.dictionary(
           fc.string().filter((k) => k !== '$bigint' && k !== '$bytes' && k !== '__proto__'),
           tie('value'),
-          { maxKeys: 4 }
+          { maxKeys: 4, noNullPrototype: true }
         )
       )
     })).value
