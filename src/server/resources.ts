@@ -178,6 +178,21 @@ export function withdrawalHeaderJson(w: WithdrawalView): JsonObject {
   return { withdrawalId: w.withdrawalId, status: w.status, block: blockJson(w.block) }
 }
 
+/**
+ * The links of a GET /withdrawals item. Runtime sends only `withdrawal`; the published ts-sdk client
+ * (runtime-rest-client 0.4.0-beta) requires `contract` and `transactions` there and fails on any non-empty
+ * page without them, so both are added too, for the contract of the withdrawal's first payout.
+ */
+export function withdrawalListLinks(w: WithdrawalView): JsonObject {
+  const out: JsonObject = { withdrawal: links.withdrawal(w.withdrawalId) }
+  const contractId = w.payouts.find((p) => p.contractId !== '')?.contractId
+  if (contractId !== undefined) {
+    out.contract = links.contract(contractId)
+    out.transactions = links.transactions(contractId)
+  }
+  return out
+}
+
 export function withdrawalJson(w: WithdrawalView): JsonObject {
   return { payouts: w.payouts.map(payoutHeaderJson), ...withdrawalHeaderJson(w) }
 }

@@ -44,7 +44,8 @@ import {
   txJson,
   txLinks,
   withdrawalHeaderJson,
-  withdrawalJson
+  withdrawalJson,
+  withdrawalListLinks
 } from './resources'
 
 type Params = Record<string, string>
@@ -92,6 +93,31 @@ function sendPage<F extends RangeField, T>(
   const headers = pageHeaders(range, { values: page.map((item) => valueOf(keyOf(item))), totalCount: items.length })
   for (const [name, value] of Object.entries(headers)) reply.header(name, value)
   return sendJson(reply, 206, { results: page.map(itemJson) })
+}
+
+/** `party[<i>][role_token]=<name>` or `party[<i>][address]=<bech32>`: a party as qs writes a Marlowe `Party` object. */
+const INDEXED_PARTY = /^party\[(\d+)\]\[(?:role_token|address)\]$/
+
+/**
+ * The query of GET /contracts/{id}/next with the published ts-sdk client's party filter folded into `party`.
+ * That client (runtime-rest-client 0.4.0-beta) sends its `Party` objects through qs with indices, which
+ * Runtime ignores as unknown parameters, so the filter silently does nothing there. Each such value is
+ * what Runtime's own `party=` takes (a role name or a bech32 address), so both forms are read, as one set.
+ */
+function withIndexedParties(query: unknown): unknown {
+  if (typeof query !== 'object' || query === null) return query
+  const indexed: [number, string][] = []
+  const rest: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(query)) {
+    const m = INDEXED_PARTY.exec(key)
+    if (m === null) rest[key] = value
+    else for (const v of Array.isArray(value) ? value : [value]) indexed.push([Number(m[1]), String(v)])
+  }
+  if (indexed.length === 0) return query
+  const given: unknown = rest.party
+  const party = given === undefined ? [] : Array.isArray(given) ? given : [given]
+  indexed.sort((a, b) => a[0] - b[0])
+  return { ...rest, party: [...party, ...indexed.map(([, v]) => v)] }
 }
 
 const refValue = (key: string) => decodeContractId(key)
@@ -160,7 +186,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
 
   app.get('/contracts/:contractId/next', async (request, reply) => {
     const contractId = contractIdOf(request)
-    const q = decodeNextQuery(request.query)
+    const q = decodeNextQuery(withIndexedParties(request.query))
     const steps = service.next(contractId, {
       interval: { from: q.validityStart, to: q.validityEnd },
       parties: q.parties
@@ -224,7 +250,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
       service.listWithdrawals(q.roleCurrencies),
       (w) => w.withdrawalId,
       idValue,
-      (w) => ({ resource: withdrawalHeaderJson(w), links: { withdrawal: links.withdrawal(w.withdrawalId) } }),
+      (w) => ({ resource: withdrawalHeaderJson(w), links: withdrawalListLinks(w) }),
       'Initial withdrawal ID not found'
     )
   })

@@ -17,8 +17,11 @@ import {
 } from '@marlowe.io/runtime-rest-client'
 import {
   addressBech32,
+  type Metadata,
+  type Tags,
   transactionWitnessSetTextEnvelope,
   unPayoutId,
+  unTxOutRef,
   unWithdrawalId,
   type ContractId,
   type TextEnvelope,
@@ -102,6 +105,81 @@ function depositBy(who: TestWallet): Contract {
   }
 }
 
+/** Time passes between steps, so each lands in a later block, as on a real chain. */
+function later(): void {
+  server.clock.ms += 20_000n
+}
+
+const iso = (ms: bigint): string => new Date(Number(ms)).toISOString()
+
+/** The next minute, for GET /contracts/{id}/next. */
+const nextMinute = (contractId: ContractId) => ({
+  contractId,
+  validityStart: server.clock.ms,
+  validityEnd: server.clock.ms + 60_000n
+})
+
+/** The escrow, minting its roles to the three wallets (both of the client's mint forms); carol creates it. */
+function buildEscrow(labels: { tags?: Tags; metadata?: Metadata } = {}) {
+  return client.buildCreateContractTx({
+    version: 'v1',
+    contract: escrowJson(),
+    changeAddress: addressBech32(carol.address),
+    roles: {
+      Buyer: addressBech32(alice.address),
+      Seller: { recipients: { [addressBech32(bob.address)]: 1n } },
+      Mediator: addressBech32(carol.address)
+    },
+    // Runtime reads `threadTokenName` and drops this, as the server does: it only names an open-role thread token.
+    threadRoleName: 'unused',
+    accounts: {},
+    ...labels
+  })
+}
+
+/** Builds, signs, submits and confirms one input application through the client; its transaction id. */
+async function apply(
+  contractId: ContractId,
+  wallet: TestWallet,
+  inputs: Input[],
+  validity: { invalidBefore?: string; invalidHereafter?: string } = {}
+): Promise<TxId> {
+  later()
+  const built = await client.applyInputsToContract({
+    contractId,
+    changeAddress: addressBech32(wallet.address),
+    inputs,
+    ...validity
+  })
+  expect(built.contractId).toBe(contractId)
+  expect(built.tx.type).toBe('Tx ConwayEra')
+  const txId = built.transactionId
+  const before = await client.getContractTransactionById({ contractId, txId })
+  expect(before.status).toBe('unsigned')
+  expect(before.txBody).toMatchObject({ _tag: 'Some', value: { type: 'TxBodyConway' } })
+  expect(before.inputs).toEqual(inputs)
+  await client.submitContractTransaction({
+    contractId,
+    transactionId: txId,
+    hexTransactionWitnessSet: witnessSet(built.tx, [wallet])
+  })
+  expect((await client.getContractTransactionById({ contractId, txId })).status).toBe('submitted')
+  await server.opened.follower.sync()
+  const after = await client.getContractTransactionById({ contractId, txId })
+  expect(after.status).toBe('confirmed')
+  expect(after.txBody).toEqual({ _tag: 'None' })
+  expect(after.block._tag).toBe('Some')
+  return txId
+}
+
+/** The choice input `who` may make now, as the client turns a `CanChoose` of GET /next into one. */
+async function choice(contractId: ContractId, who: string, name: string, chosen: bigint): Promise<Input> {
+  const steps = await client.getNextStepsForContract({ ...nextMinute(contractId), parties: [role(who)] })
+  const canChoose = steps.applicable_inputs.choices.find((c) => c.for_choice.choice_name === name)
+  expect(canChoose?.can_choose_between).toContainEqual({ from: chosen, to: chosen })
+  return Choice.toInput(canChoose!)(chosen)
+}
+
 describe('the published Runtime REST client against this server (strict)', () => {
   test('healthcheck: tips, network and a Runtime version the client accepts', async () => {
     const status = await client.healthcheck()
@@ -122,21 +200,8 @@ describe('the published Runtime REST client against this server (strict)', () =>
   })
 
   test('roles escrow: create → submit → confirmed → next → deposit and choices → payout → withdrawal', async () => {
-    // ---- create, minting the roles to the three wallets (both of the client's mint forms) ----
-    const created = await client.buildCreateContractTx({
-      version: 'v1',
-      contract: escrowJson(),
-      changeAddress: addressBech32(carol.address),
-      roles: {
-        Buyer: addressBech32(alice.address),
-        Seller: { recipients: { [addressBech32(bob.address)]: 1n } },
-        Mediator: addressBech32(carol.address)
-      },
-      threadRoleName: 'ignored',
-      accounts: {},
-      tags: { 'desk.client': { run: 1n } },
-      metadata: {}
-    })
+    // ---- create ----
+    const created = await buildEscrow({ tags: { 'desk.client': { run: 1n } }, metadata: { 674: [1n, { 2: 3n }] } })
     expect(created.contractId).toMatch(/^[0-9a-f]{64}#[0-9]+$/)
     expect(created.tx.type).toBe('Tx ConwayEra')
     expect(created.safetyErrors).toEqual([])
@@ -148,6 +213,7 @@ describe('the published Runtime REST client against this server (strict)', () =>
     expect(unsigned.block).toBeUndefined()
     expect(unsigned.utxo).toBeUndefined()
     expect(unsigned.tags).toEqual({ 'desk.client': { run: 1n } })
+    expect(unsigned.metadata).toEqual({ 674: [1n, { 2: 3n }] })
 
     // The client labels every witness set Babbage; the tx is Conway, and the server takes it.
     const envelope = transactionWitnessSetTextEnvelope(witnessSet(created.tx, [carol]))
@@ -168,8 +234,8 @@ describe('the published Runtime REST client against this server (strict)', () =>
     expect(rolesCurrency).toMatch(/^[0-9a-f]{56}$/)
 
     // ---- next steps, with the client's party filter ----
-    const window = { contractId, validityStart: server.clock.ms, validityEnd: server.clock.ms + 60_000n }
-    const next = await client.getNextStepsForContract(window)
+    const minute = () => nextMinute(contractId)
+    const next = await client.getNextStepsForContract(minute())
     expect(next.can_reduce).toBe(false)
     expect(next.applicable_inputs.deposits).toEqual([
       {
@@ -182,53 +248,34 @@ describe('the published Runtime REST client against this server (strict)', () =>
       }
     ])
     expect(next.applicable_inputs.notify).toEqual({ _tag: 'None' })
-    const forBuyer = await client.getNextStepsForContract({ ...window, parties: [role('Buyer')] })
+    const forBuyer = await client.getNextStepsForContract({ ...minute(), parties: [role('Buyer')] })
     expect(forBuyer.applicable_inputs.deposits).toHaveLength(1)
-    const forSeller = await client.getNextStepsForContract({ ...window, parties: [role('Seller')] })
+    const forSeller = await client.getNextStepsForContract({ ...minute(), parties: [role('Seller')] })
     expect(forSeller.applicable_inputs.deposits).toEqual([])
-    const forAlice = await client.getNextStepsForContract({ ...window, parties: [{ address: alice.address }] })
+    const forAlice = await client.getNextStepsForContract({ ...minute(), parties: [{ address: alice.address }] })
     expect(forAlice.applicable_inputs.deposits).toEqual([])
 
     // ---- apply inputs: each built, signed, submitted and confirmed through the client ----
-    const apply = async (wallet: TestWallet, inputs: Input[]): Promise<TxId> => {
-      const built = await client.applyInputsToContract({ contractId, changeAddress: addressBech32(wallet.address), inputs })
-      expect(built.contractId).toBe(contractId)
-      expect(built.tx.type).toBe('Tx ConwayEra')
-      const txId = built.transactionId
-      const before = await client.getContractTransactionById({ contractId, txId })
-      expect(before.status).toBe('unsigned')
-      expect(before.txBody).toMatchObject({ _tag: 'Some', value: { type: 'TxBodyConway' } })
-      expect(before.inputs).toEqual(inputs)
-      await client.submitContractTransaction({
-        contractId,
-        transactionId: txId,
-        hexTransactionWitnessSet: witnessSet(built.tx, [wallet])
-      })
-      expect((await client.getContractTransactionById({ contractId, txId })).status).toBe('submitted')
-      await server.opened.follower.sync()
-      const after = await client.getContractTransactionById({ contractId, txId })
-      expect(after.status).toBe('confirmed')
-      expect(after.txBody).toEqual({ _tag: 'None' })
-      expect(after.block._tag).toBe('Some')
-      return txId
-    }
-    const choice = async (who: string, name: string, chosen: bigint): Promise<Input> => {
-      const steps = await client.getNextStepsForContract({ ...window, parties: [role(who)] })
-      const canChoose = steps.applicable_inputs.choices.find((c) => c.for_choice.choice_name === name)
-      expect(canChoose?.can_choose_between).toContainEqual({ from: chosen, to: chosen })
-      return Choice.toInput(canChoose!)(chosen)
-    }
     const c = ESCROW_CHOICES
-    const deposited = await apply(alice, [Deposit.toInput(forBuyer.applicable_inputs.deposits[0]!)])
-    const reported = await apply(alice, [await choice('Buyer', c.reportProblem.name, c.reportProblem.chosen)])
-    const disputed = await apply(bob, [await choice('Seller', c.disputeProblem.name, c.disputeProblem.chosen)])
-    const dismissed = await apply(carol, [await choice('Mediator', c.dismissClaim.name, c.dismissClaim.chosen)])
+    const validity = {
+      invalidBefore: iso(server.clock.ms + 20_000n),
+      invalidHereafter: iso(server.clock.ms + 600_000n)
+    }
+    const deposit = Deposit.toInput(forBuyer.applicable_inputs.deposits[0]!)
+    const deposited = await apply(contractId, alice, [deposit], validity)
+    const report = await choice(contractId, 'Buyer', c.reportProblem.name, c.reportProblem.chosen)
+    const reported = await apply(contractId, alice, [report])
+    const dispute = await choice(contractId, 'Seller', c.disputeProblem.name, c.disputeProblem.chosen)
+    const disputed = await apply(contractId, bob, [dispute])
+    const dismiss = await choice(contractId, 'Mediator', c.dismissClaim.name, c.dismissClaim.chosen)
+    const dismissed = await apply(contractId, carol, [dismiss])
 
     const first = await client.getContractTransactionById({ contractId, txId: deposited })
     expect(first.inputUtxo).toBe(contractId)
     expect(first.consumingTx).toEqual({ _tag: 'Some', value: reported })
     expect(first.outputUtxo._tag).toBe('Some')
-    expect(Date.parse(first.invalidBefore)).toBeLessThan(Date.parse(first.invalidHereafter))
+    expect(Date.parse(first.invalidBefore)).toBe(Date.parse(validity.invalidBefore))
+    expect(Date.parse(first.invalidHereafter)).toBe(Date.parse(validity.invalidHereafter))
     const last = await client.getContractTransactionById({ contractId, txId: dismissed })
     expect(last.outputContract).toEqual({ _tag: 'None' })
     expect(last.outputUtxo).toEqual({ _tag: 'None' })
@@ -257,10 +304,11 @@ describe('the published Runtime REST client against this server (strict)', () =>
     expect(closed.state).toBeUndefined()
     expect(closed.utxo).toBeUndefined()
     expect(closed.unclaimedPayouts.map((p) => p.role)).toEqual(['Seller'])
-    const payoutId = closed.unclaimedPayouts[0]!.payoutId
 
     const seller = { policyId: rolesCurrency, assetName: 'Seller' }
     const available = await client.getPayouts({ contractIds: [contractId], roleTokens: [], status: 'available' })
+    const payoutId = available.payouts[0]!.payoutId
+    expect(unPayoutId(payoutId)).toBe(unTxOutRef(closed.unclaimedPayouts[0]!.payoutId))
     expect(available.payouts).toEqual([
       { payoutId, contractId, withdrawalId: { _tag: 'None' }, role: seller, status: 'available' }
     ])
@@ -275,8 +323,36 @@ describe('the published Runtime REST client against this server (strict)', () =>
     expect(payout.assets).toEqual({ lovelace: 100n * ADA, tokens: {} })
     expect(payout.payoutValidatorAddress).toMatch(/^addr_test1w/)
 
-    // ---- withdraw it ----
-    const withdrawal = await client.withdrawPayouts({ payoutIds: [payoutId], changeAddress: addressBech32(bob.address) })
+    // ---- a second escrow, settled at once: the Seller is paid when the Buyer says all is well ----
+    const other = await buildEscrow()
+    await client.submitContract({
+      contractId: other.contractId,
+      txEnvelope: transactionWitnessSetTextEnvelope(witnessSet(other.tx, [carol]))
+    })
+    expect(await untilConfirmed(other.contractId)).toEqual(['submitted', 'confirmed'])
+    const otherSteps = await client.getNextStepsForContract({
+      ...nextMinute(other.contractId),
+      parties: [role('Buyer')]
+    })
+    await apply(other.contractId, alice, [Deposit.toInput(otherSteps.applicable_inputs.deposits[0]!)])
+    const fine = await choice(other.contractId, 'Buyer', c.everythingIsAlright.name, c.everythingIsAlright.chosen)
+    const settled = await apply(other.contractId, alice, [fine])
+
+    // ---- both payouts, newest first, one to a page ----
+    const payoutPages = await allPages(itemRange('payoutId;limit 1'), async (range) => {
+      const r = await client.getPayouts({ contractIds: [], roleTokens: [], status: 'available', range })
+      return { items: r.payouts, page: r.page }
+    })
+    expect(payoutPages.map((p) => p.items.map((x) => x.contractId))).toEqual([[other.contractId], [contractId], []])
+    expect(payoutPages.map((p) => p.page.total)).toEqual([2, 2, 2])
+    const otherPayoutId = payoutPages[0]!.items[0]!.payoutId
+    expect(unPayoutId(otherPayoutId)).toMatch(new RegExp(`^${settled}#[0-9]+$`))
+
+    // ---- withdraw both in one transaction ----
+    const withdrawal = await client.withdrawPayouts({
+      payoutIds: [payoutId, otherPayoutId],
+      changeAddress: addressBech32(bob.address)
+    })
     expect(withdrawal.tx.type).toBe('Tx ConwayEra')
     const withdrawalId = withdrawal.withdrawalId
     expect(await client.getWithdrawalById({ withdrawalId })).toMatchObject({ withdrawalId, status: 'unsigned' })
@@ -286,18 +362,30 @@ describe('the published Runtime REST client against this server (strict)', () =>
     const done = await client.getWithdrawalById({ withdrawalId })
     expect(done.status).toBe('confirmed')
     expect(done.block?.blockHeaderHash).toMatch(/^[0-9a-f]{64}$/)
-    expect(done.payouts).toEqual([
-      { payoutId, contractId, withdrawalId: { _tag: 'Some', value: withdrawalId }, role: seller, status: 'withdrawn' }
-    ])
+    const withdrawnBy = { _tag: 'Some', value: withdrawalId }
+    expect(new Set(done.payouts)).toEqual(
+      new Set([
+        { payoutId, contractId, withdrawalId: withdrawnBy, role: seller, status: 'withdrawn' },
+        {
+          payoutId: otherPayoutId,
+          contractId: other.contractId,
+          withdrawalId: withdrawnBy,
+          role: {
+            policyId: (await client.getContractById({ contractId: other.contractId })).roleTokenMintingPolicyId,
+            assetName: 'Seller'
+          },
+          status: 'withdrawn'
+        }
+      ])
+    )
     const withdrawn = await client.getPayoutById({ payoutId })
     expect(withdrawn.status).toBe('withdrawn')
     expect(withdrawn.withdrawalId && unWithdrawalId(withdrawn.withdrawalId)).toBe(unWithdrawalId(withdrawalId))
-    expect((await client.getPayouts({ contractIds: [contractId], roleTokens: [], status: 'available' })).payouts).toEqual(
-      []
-    )
+    expect((await client.getPayouts({ contractIds: [], roleTokens: [], status: 'available' })).payouts).toEqual([])
+    expect((await client.getPayouts({ contractIds: [], roleTokens: [], status: 'withdrawn' })).page.total).toBe(2)
     expect((await client.getContractById({ contractId })).unclaimedPayouts).toEqual([])
 
-    const withdrawals = await client.getWithdrawals()
+    const withdrawals = await client.getWithdrawals({})
     expect(withdrawals.withdrawals).toEqual([
       { withdrawalId, status: 'confirmed', block: { _tag: 'Some', value: done.block } }
     ])
@@ -314,7 +402,7 @@ describe('the published Runtime REST client against this server (strict)', () =>
         roleTokenMintingPolicyId: rolesCurrency,
         version: 'v1',
         tags: { 'desk.client': { run: 1n } },
-        metadata: {},
+        metadata: { 674: [1n, { 2: 3n }] },
         status: 'confirmed',
         block: { _tag: 'Some', value: contract.block }
       }
@@ -325,6 +413,7 @@ describe('the published Runtime REST client against this server (strict)', () =>
     const makers = [alice, bob, alice]
     const ids: ContractId[] = []
     for (const [i, who] of makers.entries()) {
+      later()
       const built = await client.buildCreateContractTx({
         version: 'v1',
         contract: depositBy(who),
@@ -343,29 +432,27 @@ describe('the published Runtime REST client against this server (strict)', () =>
 
     const everything = await client.getContracts({ tags: ['desk.page'] })
     expect(everything.page).toMatchObject({ total: 3, next: undefined })
-    expect(new Set(everything.contracts.map((h) => h.contractId))).toEqual(new Set(ids))
+    expect(everything.contracts.map((h) => h.contractId)).toEqual([...ids].reverse())
     expect(everything.contracts.every((h) => h.roleTokenMintingPolicyId === '' && h.block._tag === 'Some')).toBe(true)
 
     const pages = await allPages(itemRange('contractId;limit 2'), async (range) => {
       const r = await client.getContracts({ tags: ['desk.page'], range })
       return { items: r.contracts, page: r.page }
     })
-    expect(pages.map((p) => p.items.length)).toEqual([2, 1])
-    expect(pages.flatMap((p) => p.items.map((h) => h.contractId))).toEqual(
-      everything.contracts.map((h) => h.contractId)
-    )
+    expect(pages.map((p) => p.items.map((h) => h.contractId))).toEqual([[ids[2], ids[1]], [ids[0]]])
+    expect(pages.map((p) => p.page.total)).toEqual([3, 3])
     expect(pages[0]!.page.current).toBe(
       `contractId ${encodeURIComponent(pages[0]!.items[0]!.contractId)}..${encodeURIComponent(pages[0]!.items[1]!.contractId)}`
     )
     expect(pages[1]!.page.next).toBeUndefined()
 
     const ascending = await client.getContracts({ tags: ['desk.page'], range: itemRange('contractId;order asc') })
-    expect(ascending.contracts.map((h) => h.contractId)).toEqual(everything.contracts.map((h) => h.contractId).reverse())
+    expect(ascending.contracts.map((h) => h.contractId)).toEqual(ids)
 
     const byBob = await client.getContracts({ tags: ['desk.page'], partyAddresses: [addressBech32(bob.address)] })
     expect(byBob.contracts.map((h) => h.contractId)).toEqual([ids[1]])
     const byAlice = await client.getContracts({ partyAddresses: [addressBech32(alice.address)] })
-    expect(new Set(byAlice.contracts.map((h) => h.contractId))).toEqual(new Set([ids[0], ids[2]]))
+    expect(byAlice.contracts.map((h) => h.contractId)).toEqual([ids[2], ids[0]])
     expect((await client.getContracts({ tags: ['desk.none'] })).contracts).toEqual([])
   })
 })

@@ -308,8 +308,17 @@ export class MarloweService {
     return this.views.payout(row)
   }
 
-  /** Payouts of confirmed transactions, newest first. */
+  /**
+   * Payouts of confirmed transactions, newest first as Runtime orders them: by the paying transaction's slot,
+   * then its id, then the output index.
+   */
   listPayouts(filter: PayoutFilter = {}): PayoutView[] {
+    const slots = new Map<string, bigint>()
+    const slotOf = (txId: string): bigint => {
+      let slot = slots.get(txId)
+      if (slot === undefined) slots.set(txId, (slot = this.store.tx(txId)?.block?.slot ?? 0n))
+      return slot
+    }
     return this.store
       .payouts()
       .map((p) => this.views.payout(p))
@@ -323,7 +332,12 @@ export class MarloweService {
             filter.roleTokens.some((t) => t.policyId === p.rolesCurrency && t.role === p.role)) &&
           (filter.status === undefined || filter.status === p.status)
       )
-      .reverse()
+      .sort((a, b) => {
+        const [sa, sb] = [slotOf(a.transactionId), slotOf(b.transactionId)]
+        if (sa !== sb) return sa < sb ? 1 : -1
+        if (a.transactionId !== b.transactionId) return a.transactionId < b.transactionId ? 1 : -1
+        return outputIndex(b.payoutId) - outputIndex(a.payoutId)
+      })
   }
 
   /** What the contract accepts next in an interval (Runtime's GET /contracts/{id}/next). */
@@ -392,6 +406,8 @@ function mustRef(text: string): TxOutRef {
   if (ref === undefined) throw new EngineError('BadRequest', 'BadRequest', `Invalid contract id value: ${text}`)
   return ref
 }
+
+const outputIndex = (ref: string): number => Number(ref.slice(ref.indexOf('#') + 1))
 
 function newestFirst(a: TxRow, b: TxRow): number {
   const sa = a.block?.slot ?? 0n
