@@ -3,6 +3,7 @@ import { benchMarloweCore } from './marlowe-core.bench'
 import { benchBuild } from './build.bench'
 import { benchReview } from './review.bench'
 import { benchSandbox } from './sandbox.bench'
+import { benchServer } from './server.bench'
 
 async function main(): Promise<void> {
   console.log(`# Marlowe Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`)
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   benchReview()
   await benchSandbox()
   await benchBuild()
+  await benchServer()
 }
 
 void main().catch((e: unknown) => {

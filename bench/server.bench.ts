@@ -1,0 +1,366 @@
+/**
+ * The HTTP server (Fastify, Runtime's wire format) on the sandbox, 16 concurrent clients driven by autocannon on
+ * its own thread, the server on this process's main thread, as `marlowe-desk serve` runs it:
+ * - `POST /contracts` (a `close` contract, X-Change-Address dave) against the same number of builds made by
+ *   calling `service.createContract` in-process with the same concurrency: the ratio is the HTTP layer's cost
+ *   (decoding, validation, status headers, JSON, loopback).
+ * - `GET /contracts/{id}` of a confirmed contract against a bare `node:http` server answering the same bytes
+ *   (status, headers and body): the floor of HTTP itself.
+ * - cold start of `marlowe-desk serve --port 0 --data <fresh dir> --no-token` to its first 200 on /healthcheck,
+ *   against `node -e` with a bare http server to its first 200 (Node's own start-up floor).
+ *
+ * Inputs: every build reserves the wallet UTxOs it spends for 30 minutes and nothing here is submitted, so dave
+ * is first given POST_WARMUP + POST_REQUESTS + a margin of 10-ada UTxOs (faucet payments split by a few
+ * many-output transactions, far quicker than one `sandbox.fund` per UTxO). The HTTP run and the in-process run
+ * each use their own service (own SQLite file, so own reservations) over the one sandbox: both start with no
+ * reservation and the same wallet, and neither can run out of inputs. A build reads every UTxO of the wallet,
+ * so this wallet's builds are slower than build.bench's (four UTxOs); both sides pay that alike.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer as createHttpServer, get, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { build } from 'esbuild'
+import { SandboxProvider, sandboxWallet, signWithSandboxWallets } from '../src/chain/sandbox'
+import { CLOSE } from '../src/core/marlowe/types'
+import { openService, type OpenService } from '../src/engine/service'
+import { createServer, listen } from '../src/server/app'
+import { ADA, buildTx } from '../tests/chain/support/txkit'
+import { testWallet } from '../tests/engine/build/support'
+import { witnessEnvelope } from '../tests/engine/service/support'
+import { printRows, type Row } from './harness'
+import { concurrentCalls, httpLoad, percentile, summarize, type Load, type Samples } from './load'
+
+const CONNECTIONS = 16
+const POST_WARMUP = 48
+const POST_REQUESTS = 320
+/** Ours and the peer run alternately, this many times each, so that machine load falls on both alike. */
+const ROUNDS = 4
+const GET_WARMUP_SECONDS = 1
+const GET_SECONDS = 6
+const COLD_STARTS = 5
+const COLD_START_TARGET_MS = 500
+const START_TIMEOUT_MS = 30_000
+/** Outputs per splitting transaction: well inside the 16 KiB transaction size limit. */
+const OUTPUTS_PER_TX = 150
+const UTXO_LOVELACE = 10n * ADA
+const CLI = 'out/cli/marlowe-desk.cjs'
+
+const dave = sandboxWallet('dave')
+const POST_BODY = JSON.stringify({ version: 'v1', contract: 'close', tags: {}, metadata: {} })
+
+/** Gives dave `count` UTxOs of UTXO_LOVELACE: faucet payments, each split by one many-output transaction. */
+async function fundUtxos(sandbox: SandboxProvider, count: number): Promise<void> {
+  const params = await sandbox.protocolParameters()
+  for (let left = count; left > 0; left -= OUTPUTS_PER_TX) {
+    const n = Math.min(OUTPUTS_PER_TX, left)
+    const ref = await sandbox.fund(dave.address, BigInt(n) * UTXO_LOVELACE + 5n * ADA)
+    const [source] = await sandbox.utxosByRef([ref])
+    if (source === undefined) throw new Error('the faucet payment is not on the ledger')
+    const outputs = Array.from({ length: n }, () => ({ address: dave.address, lovelace: UTXO_LOVELACE }))
+    const tx = buildTx({ params, inputs: [source], changeAddress: dave.address, outputs })
+    await sandbox.submit(signWithSandboxWallets(tx, [dave]))
+  }
+}
+
+/** A created, submitted and confirmed `close` contract: what a client GETs most. */
+async function confirmedContract(opened: OpenService): Promise<string> {
+  const created = await opened.service.createContract(
+    { changeAddress: dave.address },
+    { contract: CLOSE, tags: {}, metadata: {} }
+  )
+  await opened.service.submit(
+    { kind: 'create', contractId: created.contractId },
+    witnessEnvelope(created.unsigned.tx, [testWallet('dave')])
+  )
+  await opened.follower.sync()
+  return created.contractId
+}
+
+interface Answer {
+  readonly status: number
+  readonly headers: IncomingHttpHeaders
+  readonly body: Buffer
+}
+
+function httpGet(url: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { agent: false }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
+      )
+      response.on('error', reject)
+    })
+    request.on('error', reject)
+  })
+}
+
+const HOP_BY_HOP = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
+
+/** A bare node:http server answering every request with `answer`'s status, headers and body. */
+async function bareServer(answer: Answer): Promise<Server> {
+  const headers: Record<string, string | string[]> = {}
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value
+  }
+  const server = createHttpServer((_request, response) => {
+    response.writeHead(answer.status, headers)
+    response.end(answer.body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return server
+}
+
+function portOf(server: Server): number {
+  return (server.address() as AddressInfo).port
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections()
+  await new Promise<void>((resolve, reject) => server.close((e) => (e === undefined ? resolve() : reject(e))))
+}
+
+interface HttpRuns {
+  readonly post: Load
+  readonly direct: Load
+  readonly get: Load
+  readonly bareGet: Load
+  readonly getBytes: number
+}
+
+async function httpRuns(dir: string): Promise<HttpRuns> {
+  const sandbox = SandboxProvider.open({ clockTickMs: false })
+  const opened: OpenService[] = []
+  const open = (name: string): OpenService => {
+    const o = openService({ provider: sandbox, databasePath: join(dir, `${name}.sqlite`), followEveryMs: false })
+    opened.push(o)
+    return o
+  }
+  try {
+    await fundUtxos(sandbox, POST_WARMUP + POST_REQUESTS + 32)
+    const served = open('served')
+    const inProcess = open('in-process')
+    const contractId = await confirmedContract(served)
+    const app = createServer({ service: served.service, logLevel: 'warn' })
+    try {
+      const base = `http://127.0.0.1:${await listen(app, 0)}`
+      const post = {
+        url: `${base}/contracts`,
+        connections: CONNECTIONS,
+        method: 'POST' as const,
+        headers: { 'content-type': 'application/json', 'x-change-address': dave.address },
+        body: POST_BODY,
+        expectStatus: 201
+      }
+      const create = (service: OpenService): Promise<unknown> =>
+        service.service.createContract({ changeAddress: dave.address }, { contract: CLOSE, tags: {}, metadata: {} })
+      await httpLoad({ ...post, amount: POST_WARMUP })
+      await concurrentCalls(POST_WARMUP, CONNECTIONS, () => create(inProcess))
+      const postRuns: Samples[] = []
+      const directRuns: Samples[] = []
+      for (let round = 0; round < ROUNDS; round += 1) {
+        postRuns.push(await httpLoad({ ...post, amount: POST_REQUESTS / ROUNDS }))
+        directRuns.push(await concurrentCalls(POST_REQUESTS / ROUNDS, CONNECTIONS, () => create(inProcess)))
+      }
+
+      const getUrl = `${base}/contracts/${encodeURIComponent(contractId)}`
+      const answer = await httpGet(getUrl)
+      if (answer.status !== 200) throw new Error(`GET ${getUrl}: ${answer.status} ${answer.body.toString()}`)
+      const bare = await bareServer(answer)
+      try {
+        const bareUrl = `http://127.0.0.1:${portOf(bare)}/contracts/${encodeURIComponent(contractId)}`
+        const get = { connections: CONNECTIONS, expectStatus: 200 }
+        await httpLoad({ ...get, url: getUrl, seconds: GET_WARMUP_SECONDS })
+        await httpLoad({ ...get, url: bareUrl, seconds: GET_WARMUP_SECONDS })
+        const getRuns: Samples[] = []
+        const bareRuns: Samples[] = []
+        for (let round = 0; round < ROUNDS; round += 1) {
+          getRuns.push(await httpLoad({ ...get, url: getUrl, seconds: GET_SECONDS / ROUNDS }))
+          bareRuns.push(await httpLoad({ ...get, url: bareUrl, seconds: GET_SECONDS / ROUNDS }))
+        }
+        return {
+          post: summarize(postRuns),
+          direct: summarize(directRuns),
+          get: summarize(getRuns),
+          bareGet: summarize(bareRuns),
+          getBytes: answer.body.length
+        }
+      } finally {
+        await closeServer(bare)
+      }
+    } finally {
+      await app.close()
+    }
+  } finally {
+    for (const o of opened) await o.close()
+    await sandbox.close()
+  }
+}
+
+/** Builds the CLI as `npm run build:cli` does, so the cold start measured is of the current sources. */
+async function buildCli(): Promise<void> {
+  await build({
+    entryPoints: ['src/cli/main.ts'],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    packages: 'external',
+    outfile: CLI,
+    logLevel: 'warning'
+  })
+  if (!existsSync(CLI)) throw new Error(`${CLI} was not built`)
+}
+
+const BARE_SERVER = `require('node:http').createServer((q, s) => s.end()).listen(0, '127.0.0.1', function () {
+  console.log('listening ' + this.address().port)
+})`
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** Spawns `args`, reads the port from its `listening <port>` line, polls /healthcheck: ms to the first 200. */
+async function toFirst200(args: readonly string[]): Promise<number> {
+  const start = performance.now()
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = ''
+      let err = ''
+      const timer = setTimeout(() => reject(new Error(`${args.join(' ')}: not listening: ${err}`)), START_TIMEOUT_MS)
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString()
+        const match = /^listening (\d+)$/m.exec(out)
+        if (match?.[1] === undefined) return
+        clearTimeout(timer)
+        resolve(Number(match[1]))
+      })
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`${args.join(' ')} exited (${code}) before listening: ${err}`))
+      })
+    })
+    for (;;) {
+      const answer = await httpGet(`http://127.0.0.1:${port}/healthcheck`).catch(() => undefined)
+      if (answer?.status === 200) return performance.now() - start
+      if (child.exitCode !== null || performance.now() - start > START_TIMEOUT_MS) {
+        throw new Error(`${args.join(' ')}: no 200 from /healthcheck (last answer ${answer?.status ?? 'none'})`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  } finally {
+    await stop(child)
+  }
+}
+
+interface ColdStarts {
+  readonly serve: number
+  readonly bare: number
+}
+
+/** Medians of COLD_STARTS runs each, alternated so that machine load falls on both alike. */
+async function coldStarts(): Promise<ColdStarts> {
+  await buildCli()
+  const serve: number[] = []
+  const bare: number[] = []
+  for (let i = 0; i < COLD_STARTS; i += 1) {
+    const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-serve-'))
+    try {
+      serve.push(await toFirst200([CLI, 'serve', '--port', '0', '--data', data, '--no-token']))
+    } finally {
+      rmSync(data, { recursive: true, force: true })
+    }
+    bare.push(await toFirst200(['-e', BARE_SERVER]))
+  }
+  const median = (xs: number[]): number =>
+    percentile(
+      xs.sort((a, b) => a - b),
+      50
+    )
+  return { serve: median(serve), bare: median(bare) }
+}
+
+export async function benchServer(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-server-'))
+  let runs: HttpRuns
+  try {
+    runs = await httpRuns(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const cold = await coldStarts()
+  const c = `${CONNECTIONS} clients`
+  const inProcess = `service.createContract in-process, ${CONNECTIONS} at a time`
+  const bare = `bare node:http, same ${runs.getBytes} B answer`
+  const rows: Row[] = [
+    {
+      what: `POST /contracts (close), ${POST_REQUESTS} builds, ${c}: throughput`,
+      unit: 'req/s',
+      ours: runs.post.perSecond,
+      peerName: inProcess,
+      peer: runs.direct.perSecond
+    },
+    {
+      what: 'POST /contracts, p50 latency',
+      unit: 'ms',
+      ours: runs.post.p50,
+      peerName: inProcess,
+      peer: runs.direct.p50
+    },
+    {
+      what: 'POST /contracts, p99 latency',
+      unit: 'ms',
+      ours: runs.post.p99,
+      peerName: inProcess,
+      peer: runs.direct.p99
+    },
+    {
+      what: `GET /contracts/{id} (confirmed), ${GET_SECONDS} s, ${c}: throughput`,
+      unit: 'req/s',
+      ours: runs.get.perSecond,
+      peerName: bare,
+      peer: runs.bareGet.perSecond
+    },
+    {
+      what: 'GET /contracts/{id}, p50 latency',
+      unit: 'ms',
+      ours: runs.get.p50,
+      peerName: bare,
+      peer: runs.bareGet.p50
+    },
+    {
+      what: 'GET /contracts/{id}, p99 latency',
+      unit: 'ms',
+      ours: runs.get.p99,
+      peerName: bare,
+      peer: runs.bareGet.p99
+    },
+    {
+      what: `serve cold start to first 200 (fresh data dir, median of ${COLD_STARTS})`,
+      unit: 'ms',
+      ours: cold.serve,
+      peerName: 'node -e bare http server',
+      peer: cold.bare
+    },
+    {
+      what: 'serve cold start to first 200',
+      unit: 'ms',
+      ours: cold.serve,
+      peerName: 'target',
+      peer: COLD_START_TARGET_MS
+    }
+  ]
+  printRows('HTTP server on the sandbox (autocannon on its own thread; ratio = ours / peer)', rows)
+}
