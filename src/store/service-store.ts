@@ -135,19 +135,21 @@ export class ServiceStore {
     this.statements = {
       insertTx: db.prepare(
         `INSERT INTO txs (tx_id, kind, contract_id, era, unsigned_tx, status, reservation_key, created_at, details)
-         VALUES (@txId, @kind, @contractId, @era, @unsignedTx, 'unsigned', @reservationKey, @createdAt, @details)`
+         VALUES (@txId, @kind, @contractId, @era, @unsignedTx, 'unsigned', @reservationKey, @createdAt, @details)
+         ON CONFLICT (tx_id) DO UPDATE SET reservation_key = excluded.reservation_key WHERE status = 'unsigned'`
       ),
-      insertContract: db.prepare('INSERT INTO contracts (contract_id, create_tx_id, roles_currency) VALUES (?, ?, ?)'),
+      insertContract: db.prepare(
+        'INSERT OR IGNORE INTO contracts (contract_id, create_tx_id, roles_currency) VALUES (?, ?, ?)'
+      ),
       tx: txs('SELECT * FROM txs WHERE tx_id = ?'),
       txsByStatus: txs('SELECT * FROM txs WHERE status = ? ORDER BY created_at, tx_id'),
       attempted: txs(
         "SELECT * FROM txs WHERE status = 'unsigned' AND signed_tx IS NOT NULL ORDER BY created_at, tx_id"
       ),
       txsOfContract: txs('SELECT * FROM txs WHERE contract_id = ? ORDER BY created_at, tx_id'),
-      confirmedTxs: txs(
-        "SELECT * FROM txs WHERE status = 'confirmed' AND kind = ? ORDER BY block_slot DESC, tx_id DESC"
-      ),
+      confirmedTxs: txs("SELECT * FROM txs WHERE status = 'confirmed' AND kind = ? ORDER BY block_no DESC, tx_id DESC"),
       recordAttempt: db.prepare("UPDATE txs SET signed_tx = ? WHERE tx_id = ? AND status = 'unsigned'"),
+      clearAttempt: db.prepare("UPDATE txs SET signed_tx = NULL WHERE tx_id = ? AND status = 'unsigned'"),
       markSubmitted: db.prepare(
         "UPDATE txs SET status = 'submitted', signed_tx = ?, submitted_at = ? WHERE tx_id = ? AND status = 'unsigned'"
       ),
@@ -173,7 +175,11 @@ export class ServiceStore {
     }
   }
 
-  /** Records a built transaction (and, for a create, its contract) as unsigned. */
+  /**
+   * Records a built transaction (and, for a create, its contract) as unsigned. The same inputs and request
+   * build the same transaction again once an abandoned build's reservation has lapsed: that is the one
+   * already stored, which keeps the new reservation.
+   */
   insertBuilt(row: {
     readonly txId: string
     readonly kind: TxKind
@@ -220,6 +226,11 @@ export class ServiceStore {
   /** Written before the node sees the tx, so that after a crash the follower can ask the node about it. */
   recordSubmitAttempt(txId: string, signedTx: Uint8Array): void {
     this.statements.recordAttempt.run(signedTx, txId)
+  }
+
+  /** The node refused the attempt outright: forget it. */
+  clearSubmitAttempt(txId: string): void {
+    this.statements.clearAttempt.run(txId)
   }
 
   /** False when the tx was no longer unsigned (someone else submitted it first). */

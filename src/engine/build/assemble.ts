@@ -163,6 +163,28 @@ export function assemble(input: AssembleInput): Assembled {
   } catch (e) {
     if (e instanceof EngineError) throw e
     const msg = e instanceof Error ? e.message : String(e)
-    throw engineFailure('Internal', 'BalancingError', `Balancing failed: ${msg}`, { tag: 'BalancingError', msg })
+    throw balancingFailure(msg)
   }
+}
+
+/** A failure the caller's request causes (too big a contract, amounts past 64 bits) is theirs: a 400. */
+function balancingFailure(msg: string): EngineError {
+  const size = /Maximum transaction size of (\d+) exceeded/.exec(msg)
+  if (size !== null) {
+    return engineFailure(
+      'BadRequest',
+      'BalancingError',
+      `The transaction would exceed the ledger's maximum size of ${size[1]} bytes: make the contract smaller (e.g. merkleize it)`,
+      { tag: 'BalancingError', msg }
+    )
+  }
+  if (/overflow/i.test(msg)) {
+    return engineFailure(
+      'BadRequest',
+      'BalancingError',
+      'An amount is larger than the ledger can hold (quantities are 64-bit)',
+      { tag: 'BalancingError', msg }
+    )
+  }
+  return engineFailure('Internal', 'BalancingError', `Balancing failed: ${msg}`, { tag: 'BalancingError', msg })
 }

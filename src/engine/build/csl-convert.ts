@@ -3,10 +3,20 @@ import type { TxOutRef } from '../../chain/provider'
 import type { Value } from '../../core/cardano/value'
 import { hexToBytes } from '../../core/bytes'
 import { CSL, type CslScope } from '../../csl'
+import { engineFailure } from './build-errors'
 import type { Metadatum, TransactionMetadata } from './metadata'
 import { assetList, type AssetQuantity } from './values'
 
+const MAX_U64 = 2n ** 64n - 1n
+
+/** Ledger quantities are 64-bit: a larger one (an amount plus a deposit, say) is the request's fault. */
 export function bigNum(scope: CslScope, n: bigint | number): CSL.BigNum {
+  if (BigInt(n) > MAX_U64 || BigInt(n) < 0n) {
+    throw engineFailure('BadRequest', 'BalancingError', `The amount ${n} does not fit the ledger's 64-bit quantities`, {
+      tag: 'BalancingError',
+      msg: `quantity out of range: ${n}`
+    })
+  }
   return scope.own(CSL.BigNum.from_str(String(n)))
 }
 

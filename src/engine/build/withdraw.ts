@@ -64,11 +64,17 @@ async function loadPayout(ctx: BuildContext, utxo: Utxo, request: WithdrawReques
   const payment = parseShelleyAddress(utxo.address).payment
   const set = ctx.scripts.find((s) => payment.type === 'script' && s.payout.hash === payment.hash)
   if (set === undefined) {
-    throw engineFailure('Internal', 'InvalidPayoutScriptAddress', `${ref} is not at a payout validator address`, {
-      tag: 'InvalidPayoutScriptAddress',
-      txOutRef: ref,
-      address: utxo.address
-    })
+    // Runtime answers an output that is no payout as it answers an unknown one.
+    throw engineFailure(
+      'BadRequest',
+      'PayoutNotFound',
+      `${ref} is not a payout: it is not at a payout validator address`,
+      {
+        tag: 'PayoutNotFound',
+        txOutRef: ref,
+        address: utxo.address
+      }
+    )
   }
   const bytes = payoutDatumBytes(utxo, request, wallet)
   const datum = bytes === undefined ? undefined : tryDecodePayoutDatum(bytes)

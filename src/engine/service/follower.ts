@@ -13,7 +13,7 @@ import { recordOf } from './views'
 export interface FollowerOptions {
   readonly provider: ChainProvider
   readonly store: ServiceStore
-  /** Frees a build's reserved inputs once the node has it. */
+  /** Frees a build's reserved inputs once it is confirmed (until then the ledger still lists them unspent). */
   readonly release: (reservationKey: string) => Promise<void>
   /** How long a submitted tx may be unknown to the node before it counts as dropped; default 10 minutes. */
   readonly dropAfterMs?: number
@@ -79,10 +79,9 @@ export class Follower {
       if (status.status === 'confirmed') {
         this.confirm(row, status.block)
         confirmed.push(row.txId)
-        if (row.status === 'unsigned') await this.options.release(row.reservationKey)
+        await this.options.release(row.reservationKey)
       } else if (status.status === 'pending' && row.status === 'unsigned' && row.signedTx !== undefined) {
         store.markSubmitted(row.txId, row.signedTx, this.now())
-        await this.options.release(row.reservationKey)
       } else if (status.status === 'unknown' && row.status === 'submitted' && this.isOverdue(row)) {
         store.markUnsigned(row.txId)
         dropped.push(row.txId)

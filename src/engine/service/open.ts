@@ -24,6 +24,8 @@ export interface OpenServiceOptions {
 export interface OpenService {
   readonly service: MarloweService
   readonly follower: Follower
+  /** The stored builds and contracts, for callers that look a build up by its tx id (the desktop app). */
+  readonly store: ServiceStore
   close(): Promise<void>
 }
 
@@ -45,6 +47,7 @@ export function openService(options: OpenServiceOptions): OpenService {
   return {
     service,
     follower,
+    store,
     close: async () => {
       await follower.stop()
       db.close()

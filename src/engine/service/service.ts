@@ -181,9 +181,13 @@ export class MarloweService {
     this.inFlight.add(row.txId)
     try {
       this.store.recordSubmitAttempt(row.txId, signed)
-      await this.sendToNode(signed)
+      await this.sendToNode(signed).catch((e: unknown) => {
+        // A definite refusal: the node does not have it, so there is nothing for the follower to look for.
+        if (e instanceof EngineError && e.kind === 'Forbidden') this.store.clearSubmitAttempt(row.txId)
+        throw e
+      })
+      // The inputs stay reserved until the tx is confirmed: until then the ledger still lists them as unspent.
       if (!this.store.markSubmitted(row.txId, signed, this.now())) throw already()
-      await this.builder.release(row.reservationKey)
     } finally {
       this.inFlight.delete(row.txId)
     }
@@ -309,15 +313,15 @@ export class MarloweService {
   }
 
   /**
-   * Payouts of confirmed transactions, newest first as Runtime orders them: by the paying transaction's slot,
-   * then its id, then the output index.
+   * Payouts of confirmed transactions, newest first as Runtime orders them: by the paying transaction's place
+   * in the chain (block number: blocks can share a slot on the sandbox), then its id, then the output index.
    */
   listPayouts(filter: PayoutFilter = {}): PayoutView[] {
-    const slots = new Map<string, bigint>()
-    const slotOf = (txId: string): bigint => {
-      let slot = slots.get(txId)
-      if (slot === undefined) slots.set(txId, (slot = this.store.tx(txId)?.block?.slot ?? 0n))
-      return slot
+    const blocks = new Map<string, bigint>()
+    const blockOf = (txId: string): bigint => {
+      let blockNo = blocks.get(txId)
+      if (blockNo === undefined) blocks.set(txId, (blockNo = this.store.tx(txId)?.block?.blockNo ?? 0n))
+      return blockNo
     }
     return this.store
       .payouts()
@@ -333,7 +337,7 @@ export class MarloweService {
           (filter.status === undefined || filter.status === p.status)
       )
       .sort((a, b) => {
-        const [sa, sb] = [slotOf(a.transactionId), slotOf(b.transactionId)]
+        const [sa, sb] = [blockOf(a.transactionId), blockOf(b.transactionId)]
         if (sa !== sb) return sa < sb ? 1 : -1
         if (a.transactionId !== b.transactionId) return a.transactionId < b.transactionId ? 1 : -1
         return outputIndex(b.payoutId) - outputIndex(a.payoutId)
@@ -410,8 +414,8 @@ function mustRef(text: string): TxOutRef {
 const outputIndex = (ref: string): number => Number(ref.slice(ref.indexOf('#') + 1))
 
 function newestFirst(a: TxRow, b: TxRow): number {
-  const sa = a.block?.slot ?? 0n
-  const sb = b.block?.slot ?? 0n
+  const sa = a.block?.blockNo ?? 0n
+  const sb = b.block?.blockNo ?? 0n
   return sa === sb ? (a.txId < b.txId ? 1 : -1) : sa < sb ? 1 : -1
 }
 

@@ -112,10 +112,12 @@ export const tokenMetadata = named(
   'CIP-25 metadata of a minted role token (label 721); other keys are written as they are.'
 )
 
-const QUANTITY_WHAT = 'a token quantity (an integer from 0 to 18446744073709551615)'
+/** Mint quantities are int64 on the ledger. */
+const MAX_MINT = 2n ** 63n - 1n
+const QUANTITY_WHAT = 'a token quantity (an integer from 0 to 9223372036854775807)'
 
 const recipients = described(
-  map(text(), integer(0n, MAX_UINT64, QUANTITY_WHAT), 'an object of recipients'),
+  map(text(), integer(0n, MAX_MINT, QUANTITY_WHAT), 'an object of recipients'),
   'Recipients of a minted role: "OpenRole" or a bech32 address → quantity. Zero quantities are dropped.'
 )
 

@@ -12,6 +12,8 @@ import { bytesToHex } from '../../../src/core/bytes'
 import { vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '../../../src/core/cardano/witnesses'
 import { hexToBytes } from '../../../src/core/bytes'
 import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
+import { openDatabase } from '../../../src/store/database'
+import { SqliteInputReservations } from '../../../src/store/reservations'
 import { ManualClock, T0, sign, testWallet } from '../build/support'
 import { witnessEnvelope } from './support'
 
@@ -238,6 +240,43 @@ describe('submit bodies', () => {
     ])
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { kind: 'Conflict' } })
+  })
+})
+
+describe('reservations', () => {
+  test('a submitted tx keeps its inputs reserved until it is confirmed', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    const reservations = new SqliteInputReservations(openDatabase(s.databasePath))
+    const held = async () => [...(await reservations.reserved(Number(s.clock.ms))).spent]
+    const before = await held()
+    expect(before.length).toBeGreaterThan(0)
+    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    expect(await held()).toEqual(before)
+    await s.follower.sync()
+    expect(await held()).toEqual([])
+  })
+
+  test('rebuilding an abandoned build after its reservation lapsed gives the stored tx again', async () => {
+    const clock = new ManualClock()
+    const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+    sandboxes.push(sandbox)
+    const o = openService({
+      provider: sandbox,
+      databasePath: dbPath(),
+      now: clock.now,
+      followEveryMs: false,
+      builder: { reservationTtlMs: 1000 }
+    })
+    opened.push(o)
+    const request = { contract: { type: 'Close' } as const, tags: {}, metadata: {} }
+    const first = await o.service.createContract({ changeAddress: alice.address }, request)
+    clock.ms += 2000n
+    const second = await o.service.createContract({ changeAddress: alice.address }, request)
+    expect(second.contractId).toBe(first.contractId)
+    await o.service.submit(target(second.contractId), witnessEnvelope(second.unsigned.tx, [alice]))
+    await o.follower.sync()
+    expect(o.service.getContract(first.contractId).status).toBe('confirmed')
   })
 })
 

@@ -48,7 +48,7 @@ const ROLES_WHAT = 'a roles config (a policy id, an open-role config or an objec
 const CONFIG_WHAT =
   'a role token config (a bech32 address, "OpenRole", or an object with "recipients", "address" or "script")'
 const LABEL_WHAT = 'a metadata label (a decimal integer from 0 to 18446744073709551615)'
-const QUANTITY_WHAT = 'a token quantity (an integer from 0 to 18446744073709551615)'
+const QUANTITY_WHAT = 'a token quantity (an integer from 0 to 9223372036854775807)'
 const LOVELACE_WHAT = 'a lovelace amount from 0 to 18446744073709552000'
 const meta = (extra: string) => `{"name":"Buyer token","image":"ipfs://QmX"${extra}}`
 
@@ -218,9 +218,9 @@ describe('POST /contracts body: JSON shape errors are RequestBodyParseError nami
       parse(`$.roles.A.recipients.OpenRole: expected ${QUANTITY_WHAT}, got the integer -1`)
     ],
     [
-      'a quantity of 2^64',
-      create({ roles: '{"A":{"recipients":{"OpenRole":18446744073709551616}}}' }),
-      parse(`$.roles.A.recipients.OpenRole: expected ${QUANTITY_WHAT}, got the integer 18446744073709551616`)
+      'a quantity of 2^63 (mint quantities are int64)',
+      create({ roles: '{"A":{"recipients":{"OpenRole":9223372036854775808}}}' }),
+      parse(`$.roles.A.recipients.OpenRole: expected ${QUANTITY_WHAT}, got the integer 9223372036854775808`)
     ],
     [
       'a decimal quantity',
@@ -531,7 +531,7 @@ describe('POST /contracts body: conversions', () => {
           minUTxODeposit: '18446744073709552000',
           metadata: `{"18446744073709551615":${ABOVE_2_53}}`,
           tags: `{"t":{"n":${ABOVE_2_53}}}`,
-          roles: `{"A":{"recipients":{"OpenRole":18446744073709551615}}}`,
+          roles: `{"A":{"recipients":{"OpenRole":9223372036854775807}}}`,
           accounts: `{"A":{"lovelace":${ABOVE_2_53},"tokens":{"${POLICY}":{"t":${BIG}}}}}`
         })
       )
@@ -541,7 +541,7 @@ describe('POST /contracts body: conversions', () => {
     expect(decoded.tags?.t).toEqual({ n: 9007199254740993n })
     expect(decoded.roles).toEqual({
       type: 'Mint',
-      roles: [{ name: 'A', recipients: [{ destination: { openRole: true }, quantity: 18446744073709551615n }] }]
+      roles: [{ name: 'A', recipients: [{ destination: { openRole: true }, quantity: 9223372036854775807n }] }]
     })
     expect(decoded.accounts).toEqual([
       { party: { type: 'Role', role: 'A' }, token: ADA, amount: 9007199254740993n },
