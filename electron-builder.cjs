@@ -8,6 +8,8 @@ module.exports = {
   productName: 'Marlowe Desk',
   copyright: 'Copyright © Marlowe Desk contributors',
   // package.json stays as it is; these fields only go into the packaged copy and the installers' metadata.
+  // The homepage and maintainer address are placeholders until the project has a public home: set them
+  // before publishing installers.
   extraMetadata: {
     homepage: 'https://marlowedesk.io',
     // Electron takes the Linux app_id / WM_CLASS from this, so windows match the .desktop entry (syncDesktopName).
