@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import vue from '@vitejs/plugin-vue'
 import { defineConfig, type Plugin } from 'vitest/config'
 
 /** The published Runtime client (its runtime-core and rest-client packages), which the tests run through Vite. */
@@ -17,7 +18,8 @@ const runtimeClientWithoutSourceMaps: Plugin = {
 }
 
 export default defineConfig({
-  plugins: [runtimeClientWithoutSourceMaps],
+  // vue: the renderer's component tests (tests/renderer) import .vue files.
+  plugins: [runtimeClientWithoutSourceMaps, vue()],
   test: {
     include: ['tests/**/*.test.ts'],
     environment: 'node',

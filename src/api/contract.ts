@@ -178,6 +178,9 @@ export interface DeskTransport {
   call(name: DeskCall, requestWire: string): Promise<string>
 }
 
+/** The one IPC channel the preload invokes and main handles: `(name, requestWire) → DeskResult wire text`. */
+export const DESK_IPC_CHANNEL = 'marlowe-desk:call'
+
 /** The calls, listed at run time (preload and main check names against it). */
 export const DESK_CALLS: readonly DeskCall[] = [
   'app.status',

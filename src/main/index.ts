@@ -1,35 +1,51 @@
-/** Electron main process: one locked-down window. The engine and IPC handlers arrive with the desktop app issue. */
+/**
+ * Electron main: one instance, one locked-down window, every permission denied, and the engine behind one
+ * IPC handler that only the app's own page may call. The logic lives in the modules beside this file.
+ */
 import { join } from 'node:path'
-import { app, BrowserWindow, session } from 'electron'
+import { app, BrowserWindow, ipcMain, session } from 'electron'
+import { appPage, isAppFrame } from './app-page'
+import { openDeskEngine, type DeskEngine } from './engine'
+import { registerDeskIpc } from './ipc'
+import { createWindow, lockDown } from './window'
 
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    show: false,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
-      sandbox: true,
-      contextIsolation: true,
-      nodeIntegration: false,
-      webSecurity: true
-    }
-  })
-  win.once('ready-to-show', () => win.show())
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
-  win.webContents.on('will-navigate', (event) => event.preventDefault())
-  const devUrl = process.env['ELECTRON_RENDERER_URL']
-  if (!app.isPackaged && devUrl !== undefined) void win.loadURL(devUrl)
-  else void win.loadFile(join(__dirname, '../renderer/index.html'))
-  return win
+const page = appPage(app.isPackaged, process.env['ELECTRON_RENDERER_URL'], join(__dirname, '..'))
+const preloadPath = join(__dirname, '../preload/index.js')
+
+async function start(): Promise<DeskEngine> {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  session.defaultSession.setPermissionCheckHandler(() => false)
+  const engine = await openDeskEngine(app.getPath('userData'), app.getVersion())
+  registerDeskIpc(ipcMain, engine.desk, (frame) => isAppFrame(page, frame))
+  createWindow(page, preloadPath)
+  return engine
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
-  void app.whenReady().then(() => {
-    session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-    createWindow()
+  app.on('web-contents-created', (_event, contents) => lockDown(contents))
+  app.on('second-instance', () => {
+    const win = BrowserWindow.getAllWindows()[0]
+    if (win === undefined) return
+    if (win.isMinimized()) win.restore()
+    win.focus()
+  })
+  const engine = app.whenReady().then(start)
+  engine.catch((e: unknown) => {
+    console.error('marlowe-desk: the engine could not start', e)
+    app.quit()
   })
   app.on('window-all-closed', () => app.quit())
+  let closed = false
+  app.on('will-quit', (event) => {
+    if (closed) return
+    // Close the engine (lock wallets, flush files) before the process ends.
+    event.preventDefault()
+    closed = true
+    void engine
+      .then((e) => e.close())
+      .catch(() => undefined)
+      .finally(() => app.quit())
+  })
 }

@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http'
 import { JsonSyntaxError, parseJson, stringifyJson, type JsonValue } from '../core/json/lossless'
 import type { MarloweService } from '../engine/service'
 import { errorResponse, HttpError } from './errors'
+import { registerDeskRoutes, isUiAssetRequest, type DeskHttpOptions } from './desk-routes'
 import { checkHost, checkOrigin, checkToken, splitTokenPrefix, type GuardOptions } from './guard'
 import { registerRoutes } from './routes'
 import { statusHeaders } from './status-headers'
@@ -21,6 +22,8 @@ export interface ServerOptions extends GuardOptions {
   readonly requestTimeoutMs?: number
   /** pino level; default 'warn' (quiet). Lines are JSON. */
   readonly logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug'
+  /** The desktop app's API (`POST /api/<call>`) and, with `uiDir`, its page under `/ui/` (`serve --ui`). */
+  readonly desk?: DeskHttpOptions
 }
 
 const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024
@@ -44,10 +47,10 @@ export function createServer(options: ServerOptions): FastifyInstance {
     return503OnClosing: true,
     // A URL Fastify cannot route (bad percent-encoding, an over-long id) gets the API's error shape too.
     frameworkErrors(error, _request, reply) {
-      const status = error.statusCode ?? 400
-      void sendJson(reply, status >= 400 && status < 500 ? status : 400, {
+      const status = error.statusCode === 414 ? 414 : 400
+      void sendJson(reply, status, {
         message: error.message,
-        errorCode: 'BadRequest',
+        errorCode: status === 414 ? 'URITooLong' : 'BadRequest',
         details: error.code
       })
     },
@@ -98,7 +101,8 @@ export function createServer(options: ServerOptions): FastifyInstance {
     const address = request.server.server.address()
     const port = typeof address === 'object' && address !== null ? address.port : 0
     checkHost(request.headers.host, port)
-    checkOrigin(request.headers.origin, options)
+    // The desk's own page calls the API from this server's origin.
+    checkOrigin(request.headers.origin, options.desk === undefined ? options : withOwnOrigins(options, port))
     const origin = request.headers.origin
     if (origin !== undefined) {
       // Set before the token check, so that a page of an allowed origin can read a 401 too.
@@ -112,7 +116,10 @@ export function createServer(options: ServerOptions): FastifyInstance {
       request.method === 'OPTIONS' &&
       origin !== undefined &&
       request.headers['access-control-request-method'] !== undefined
-    if (!preflight) checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
+    if (preflight) return
+    // The UI's files are public: the page gets its token from its URL's fragment, which is never sent.
+    if (options.desk?.uiDir !== undefined && isUiAssetRequest(request.method, request.url)) return
+    checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
     admitted.add(request.raw)
   })
 
@@ -163,7 +170,13 @@ export function createServer(options: ServerOptions): FastifyInstance {
   })
 
   registerRoutes(app, options.service)
+  if (options.desk !== undefined) registerDeskRoutes(app, options.desk)
   return app
+}
+
+function withOwnOrigins(options: GuardOptions, port: number): GuardOptions {
+  const own = ['127.0.0.1', 'localhost', '[::1]'].map((host) => `http://${host}:${port}`)
+  return { ...options, corsOrigins: [...(options.corsOrigins ?? []), ...own] }
 }
 
 /** Listens on loopback only; resolves with the port. */

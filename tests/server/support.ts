@@ -1,5 +1,6 @@
 /** A real server on 127.0.0.1 over a sandbox and a SQLite file, and a small fetch helper for the tests. */
 import { mkdtempSync } from 'node:fs'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -29,13 +30,23 @@ export interface TestServer {
 }
 
 export async function startServer(
-  options: Partial<Omit<ServerOptions, 'service'>> & { databasePath?: string } = {}
+  options: Partial<Omit<ServerOptions, 'service' | 'token'>> & {
+    databasePath?: string
+    /** The API token; null for none (an open server). Default TOKEN. */
+    token?: string | null
+  } = {}
 ): Promise<TestServer> {
   const clock = new ManualClock()
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
   const databasePath = options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-server-')), 'store.sqlite')
   const opened = openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
-  const app = createServer({ token: TOKEN, logLevel: 'silent', ...options, service: opened.service })
+  const { token = TOKEN, databasePath: _path, ...serverOptions } = options
+  const app = createServer({
+    logLevel: 'silent',
+    ...serverOptions,
+    ...(token === null ? {} : { token }),
+    service: opened.service
+  })
   const port = await listen(app, 0)
   return {
     base: `http://127.0.0.1:${port}`,
@@ -188,4 +199,50 @@ export function bodyWitnessEnvelope(body: Uint8Array, signers: readonly TestWall
     return bytesToHex(set.to_bytes())
   })
   return { type: 'ShelleyTxWitness ConwayEra', description: '', cborHex }
+}
+
+/**
+ * A request through node:http, which (unlike fetch) sends the headers it is given as they are, Host included;
+ * `host: null` leaves Host out. Adds the token unless `token` is null, like `call`.
+ */
+export function rawCall(
+  server: { port: number },
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; headers?: Record<string, string | null>; token?: string | null } = {}
+): Promise<Answer> {
+  const headers: Record<string, string> = {}
+  let setHost = true
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value !== null) headers[name.toLowerCase()] = value
+    else if (name.toLowerCase() === 'host') setHost = false
+  }
+  if (options.token !== null) headers['authorization'] ??= `Bearer ${options.token ?? TOKEN}`
+  if (options.body !== undefined) headers['content-type'] ??= 'application/json'
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: server.port, method, path, headers, setHost, agent: false },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('error', reject)
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          const responseHeaders = new Headers()
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value)
+          }
+          let json: JsonValue | undefined
+          try {
+            json = text === '' ? undefined : parseJson(text)
+          } catch {
+            json = undefined
+          }
+          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text, json })
+        })
+      }
+    )
+    req.on('error', reject)
+    req.end(options.body)
+  })
 }

@@ -5,11 +5,15 @@
 import { randomBytes } from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { openService } from '../../engine/service'
+import { createDesk } from '../../engine/desk'
+import { Keystore } from '../../engine/keys'
+import { openService, type OpenService } from '../../engine/service'
 import { createServer, listen } from '../../server/app'
+import type { DeskHttpOptions } from '../../server/desk-routes'
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { desktopHome, openChain, chainOptions } from '../chain'
 import { usageError } from '../errors'
+import { version as VERSION } from '../../../package.json'
 
 const DEFAULT_PORT = 3780
 
@@ -34,6 +38,21 @@ function portOf(text: string | undefined): number {
   return port
 }
 
+/** The built renderer: `out/renderer`, beside the CLI bundle in `out/cli`. */
+function uiDirOf(given: string | undefined): string {
+  const dir = given ?? join(__dirname, '..', 'renderer')
+  if (!existsSync(join(dir, 'index.html'))) {
+    throw usageError(`serve: --ui needs the built renderer, but ${dir} has no index.html (run npm run build)`)
+  }
+  return dir
+}
+
+/** The desktop app's API over this server, with the CLI's keystore (`keys` in the data directory). */
+async function deskOptions(opened: OpenService, home: string, uiDir: string): Promise<DeskHttpOptions> {
+  const keystore = await Keystore.open({ dir: join(home, 'keys') })
+  return { desk: createDesk({ service: opened.service, store: opened.store, keystore, version: VERSION }), uiDir }
+}
+
 function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
     const stop = (signal: string): void => {
@@ -53,7 +72,7 @@ export const serveCommand: Command = {
   summary: 'run the Runtime-compatible build/submit HTTP API on 127.0.0.1 (sandbox by default)',
   help: `Usage: marlowe-desk serve [--network sandbox|preview|preprod|mainnet] [--port N]
                           [--ogmios URL | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]
-                          [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--verbose]
+                          [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
 
 Serves Marlowe Runtime's REST API (POST /contracts, PUT /contracts/{id}, /transactions, /withdrawals,
 /payouts, /healthcheck, /openapi.json) on http://127.0.0.1:N (default ${DEFAULT_PORT}). Built transactions are
@@ -65,6 +84,8 @@ kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, acr
   --submit-api    a cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost)
   --no-token      accept requests without the API token (any local program can then use the API)
   --cors-origin   let a web page at ORIGIN call the API (repeatable; none by default)
+  --ui            also serve the desktop app's page at /ui/ (open the printed link: it carries the token)
+  --ui-dir        the built renderer to serve (default: out/renderer beside this program)
   --verbose       log every request (JSON lines on stderr)
 
 Every request must carry the API token kept in DIR/api-token, as "Authorization: Bearer <token>" or by
@@ -75,10 +96,14 @@ using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients th
       port: { type: 'string' },
       'no-token': { type: 'boolean' },
       'cors-origin': { type: 'string', multiple: true },
+      ui: { type: 'boolean' },
+      'ui-dir': { type: 'string' },
       verbose: { type: 'boolean' }
     })
     expectPositionals(this.name, positionals, [])
     const port = portOf(values.port)
+    if (values['ui-dir'] !== undefined && values.ui !== true) throw usageError('serve: --ui-dir goes with --ui')
+    const uiDir = values.ui === true ? uiDirOf(values['ui-dir']) : undefined
     const home = values.data ?? desktopHome()
     const chain = await openChain(this.name, values, { follow: true })
     const opened = openService({
@@ -90,12 +115,17 @@ using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients th
       service: opened.service,
       ...(token === undefined ? {} : { token }),
       corsOrigins: values['cors-origin'] ?? [],
-      logLevel: values.verbose === true ? 'info' : 'warn'
+      logLevel: values.verbose === true ? 'info' : 'warn',
+      ...(uiDir === undefined ? {} : { desk: await deskOptions(opened, home, uiDir) })
     })
     try {
       const bound = await listen(app, port)
       io.out(`marlowe-desk serving ${chain.network} on http://127.0.0.1:${bound}/`)
       if (token !== undefined) io.out(`base URL with the API token: http://127.0.0.1:${bound}/t/${token}/`)
+      if (uiDir !== undefined) {
+        const fragment = token === undefined ? '' : `#token=${encodeURIComponent(token)}`
+        io.out(`Marlowe Desk in your browser: http://127.0.0.1:${bound}/ui/${fragment}`)
+      }
       io.out(`listening ${bound}`)
       const signal = await untilSignal()
       io.out(`${signal}: stopping`)

@@ -1,0 +1,70 @@
+/**
+ * What the chain knows about a transaction that its bytes do not say: the outputs it spends and references,
+ * the slot ↔ time mapping and the protocol parameters. A review reads them; a review bundle carries them to a
+ * machine without a network.
+ */
+import { marloweDeployment } from '../../chain/deployments'
+import type { ChainProvider, ProtocolParameters } from '../../chain/provider'
+import type {
+  MarloweScriptName,
+  ResolvedOutput,
+  ReviewProtocolParameters,
+  SlotEra
+} from '../../core/cardano/review/types'
+import { decodeTransaction, TxDecodeError } from '../../core/cardano/tx'
+import { EngineError } from '../errors'
+
+export interface ChainFacts {
+  readonly resolvedInputs: readonly ResolvedOutput[]
+  readonly eraSummaries: readonly SlotEra[]
+  readonly protocolParameters: ReviewProtocolParameters
+  /** `txid#ix` of spent or referenced outputs the chain does not know (spent, or never existed). */
+  readonly missing: readonly string[]
+}
+
+export function reviewParameters(p: ProtocolParameters): ReviewProtocolParameters {
+  return {
+    maxTxSize: p.maxTxSize,
+    minFeeA: p.minFeeA,
+    minFeeB: p.minFeeB,
+    priceMem: p.priceMem,
+    priceSteps: p.priceSteps,
+    minFeeRefScriptCostPerByte: p.minFeeRefScriptCostPerByte,
+    collateralPercentage: p.collateralPercentage,
+    costModels: p.costModels
+  }
+}
+
+export async function chainFacts(provider: ChainProvider, tx: Uint8Array): Promise<ChainFacts> {
+  let body
+  try {
+    body = decodeTransaction(tx).body
+  } catch (e) {
+    if (e instanceof TxDecodeError) throw new EngineError('BadRequest', 'InvalidTransaction', e.message)
+    throw e
+  }
+  const refs = [...body.inputs, ...body.collateral, ...body.referenceInputs]
+  const [found, eraSummaries, params] = await Promise.all([
+    provider.utxosByRef(refs),
+    provider.eraSummaries(),
+    provider.protocolParameters()
+  ])
+  const key = (r: { txId: string; index: number }): string => `${r.txId}#${r.index}`
+  const known = new Set(found.map((u) => key(u.ref)))
+  return {
+    resolvedInputs: found,
+    eraSummaries: [...eraSummaries],
+    protocolParameters: reviewParameters(params),
+    missing: refs.filter((r) => !known.has(key(r))).map(key)
+  }
+}
+
+/** The network's Marlowe validators by script hash, so a review names the sandbox's stand-ins too. */
+export function marloweScripts(provider: ChainProvider): Record<string, MarloweScriptName> {
+  const d = marloweDeployment(provider.network)
+  return {
+    [d.semantics.hash]: 'marlowe-semantics',
+    [d.payout.hash]: 'marlowe-payout',
+    [d.openRole.hash]: 'marlowe-open-role'
+  }
+}

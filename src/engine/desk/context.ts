@@ -1,0 +1,126 @@
+/**
+ * What every group of calls shares: the engine parts, the wallets, the chain's clock, stored builds by tx id,
+ * and one way to review a transaction — so a build, a stored tx and an imported file are reviewed alike.
+ */
+import type { AppStatus, PreparedTx, TxKind } from '../../api/contract'
+import type { ChainProvider, ChainTip, TxOutRef } from '../../chain/provider'
+import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
+import type { ReviewContext, TxReview } from '../../core/cardano/review/types'
+import type { JsonObject } from '../../core/json/lossless'
+import type { ServiceStore, TxRow } from '../../store/service-store'
+import { SlotClock } from '../build/slots'
+import { EngineError } from '../errors'
+import type { Keystore } from '../keys'
+import type { MarloweService } from '../service'
+import { chainFacts, marloweScripts, type ChainFacts } from './chain-facts'
+import { deskFailure } from './errors'
+import { Wallets } from './wallets'
+
+/** The sandbox's faucet and clock: only the sandbox has them. */
+export interface SandboxControls {
+  fund(address: string, lovelace: bigint): Promise<TxOutRef>
+  advanceTo(posixMs: bigint): Promise<ChainTip>
+}
+
+/** The stored builds, by tx id and by contract (the service store fits). */
+export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract' | 'contracts'>
+
+export interface DeskOptions {
+  readonly service: MarloweService
+  readonly store: BuildStore
+  readonly keystore: Keystore
+  /** Present on the sandbox only; `sandbox.*` calls are refused without it. */
+  readonly sandbox?: SandboxControls
+  /** The app's version, for `app.status`. */
+  readonly version: string
+  /** Epoch ms; injectable for tests. */
+  readonly now?: () => number
+}
+
+export class DeskContext {
+  readonly service: MarloweService
+  readonly provider: ChainProvider
+  readonly store: BuildStore
+  readonly keystore: Keystore
+  readonly wallets: Wallets
+  readonly sandbox: SandboxControls | undefined
+  readonly version: string
+  private readonly now: () => number
+
+  constructor(options: DeskOptions) {
+    this.service = options.service
+    this.provider = options.service.provider
+    this.store = options.store
+    this.keystore = options.keystore
+    this.wallets = new Wallets(options.keystore, this.provider)
+    this.sandbox = options.sandbox
+    this.version = options.version
+    this.now = options.now ?? Date.now
+  }
+
+  async status(): Promise<AppStatus> {
+    const [tip, eras] = await Promise.all([this.provider.tip(), this.provider.eraSummaries()])
+    const time = new SlotClock(eras, tip.slot, 0n).slotToTime(tip.slot)
+    return {
+      version: this.version,
+      network: this.provider.network,
+      tip: { slot: tip.slot, blockNo: tip.blockNo, time },
+      // The sandbox's clock is its tip (it can run ahead of the wall clock); a real chain's is the wall clock.
+      chainTime: this.sandbox === undefined ? BigInt(this.now()) : time
+    }
+  }
+
+  async chainTime(): Promise<bigint> {
+    return (await this.status()).chainTime
+  }
+
+  /** A build this app (or its HTTP API) stored, or a NotFound failure. */
+  build(txId: string): TxRow {
+    const row = this.store.tx(txId)
+    if (row === undefined) {
+      throw deskFailure('NotFound', 'TxNotFound', `there is no transaction ${txId} built here`, { txId })
+    }
+    return row
+  }
+
+  /** Reviews `tx` with the chain's facts when given, and every wallet of the keystore as "own". */
+  async review(tx: Uint8Array, facts: Omit<ChainFacts, 'missing'> | undefined): Promise<TxReview> {
+    const context: ReviewContext = {
+      wallets: await this.wallets.ownWallets(),
+      marloweScripts: marloweScripts(this.provider),
+      networkId: this.provider.networkId,
+      now: await this.chainTime().catch(() => BigInt(this.now())),
+      ...(facts === undefined
+        ? {}
+        : {
+            resolvedInputs: facts.resolvedInputs,
+            eraSummaries: facts.eraSummaries,
+            protocolParameters: facts.protocolParameters
+          })
+    }
+    try {
+      return reviewTransaction(tx, context)
+    } catch (e) {
+      if (e instanceof TxDecodeError) throw new EngineError('BadRequest', 'InvalidTransaction', e.message)
+      throw e
+    }
+  }
+
+  /** Reviews `tx` against the chain as it is now. */
+  async reviewOnChain(tx: Uint8Array): Promise<TxReview> {
+    return this.review(tx, await chainFacts(this.provider, tx))
+  }
+
+  async prepared(
+    kind: TxKind,
+    built: { txId: string; tx: Uint8Array; contractId?: string; safetyErrors?: readonly JsonObject[] }
+  ): Promise<PreparedTx> {
+    return {
+      kind,
+      txId: built.txId,
+      ...(built.contractId === undefined ? {} : { contractId: built.contractId }),
+      review: await this.reviewOnChain(built.tx),
+      safetyErrors: built.safetyErrors ?? []
+    }
+  }
+}

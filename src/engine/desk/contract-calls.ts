@@ -1,0 +1,177 @@
+/**
+ * `contracts.*` and `payouts.*`: the service's operations with the wallet standing in for Runtime's wallet
+ * headers, answered in Runtime's resource JSON, and every build returned with its review.
+ */
+import type { ContractListItem, RoleRecipient } from '../../api/contract'
+import { JsonSyntaxError, type JsonObject } from '../../core/json/lossless'
+import { MarloweJsonError, parseContract, parseInputs } from '../../core/marlowe/json'
+import { nextTimeout } from '../../core/marlowe/timeouts'
+import type { Contract, Input, Party } from '../../core/marlowe/types'
+import { contractHeaderJson, contractStateJson, nextJson, payoutStateJson, txJson } from '../../server/resources'
+import type { TxRow } from '../../store/service-store'
+import { parseRef, type RolesConfig } from '../build'
+import type { ContractView } from '../service'
+import type { DeskContext } from './context'
+import { deskFailure } from './errors'
+import type { HandlersOf } from './handlers'
+
+type ContractCall =
+  | 'contracts.list'
+  | 'contracts.get'
+  | 'contracts.next'
+  | 'contracts.create'
+  | 'contracts.apply'
+  | 'payouts.list'
+  | 'payouts.withdraw'
+
+/** How far ahead `contracts.next` looks: long enough to fill in a form, short of most deadlines. */
+const NEXT_WINDOW_MS = 10n * 60n * 1000n
+
+function parseMarlowe<T>(what: string, parse: (text: string) => T, text: string): T {
+  try {
+    return parse(text)
+  } catch (e) {
+    if (e instanceof MarloweJsonError || e instanceof JsonSyntaxError) {
+      const code = what === 'contract' ? 'InvalidContract' : 'InvalidInputs'
+      throw deskFailure('BadRequest', code, `the ${what} is not valid Marlowe JSON: ${e.message}`)
+    }
+    throw e
+  }
+}
+
+/** One token per listed recipient; a role listed for several addresses mints one for each. */
+function rolesConfig(roles: readonly RoleRecipient[]): RolesConfig | undefined {
+  if (roles.length === 0) return undefined
+  const byRole = new Map<string, string[]>()
+  for (const { role, address } of roles) byRole.set(role, [...(byRole.get(role) ?? []), address])
+  return {
+    type: 'Mint',
+    roles: [...byRole].map(([name, addresses]) => ({
+      name,
+      recipients: addresses.map((address) => ({ destination: { address }, quantity: 1n }))
+    }))
+  }
+}
+
+/** The deadline the contract waits on now (it may have passed: then a `[]` apply moves the contract on). */
+function pendingTimeout(view: ContractView): bigint | undefined {
+  const current = view.current
+  return current === undefined ? undefined : nextTimeout(current.contract, current.state.minTime)
+}
+
+/** Confirmed first in chain order, then the rest in the order they were built. */
+function chainOrder(a: TxRow, b: TxRow): number {
+  if (a.block !== undefined && b.block !== undefined) {
+    if (a.block.slot !== b.block.slot) return a.block.slot < b.block.slot ? -1 : 1
+    return a.block.blockNo < b.block.blockNo ? -1 : a.block.blockNo > b.block.blockNo ? 1 : 0
+  }
+  if (a.block !== undefined) return -1
+  if (b.block !== undefined) return 1
+  return a.createdAt - b.createdAt
+}
+
+const withTimeout = <T extends object>(value: T, timeout: bigint | undefined): T & { nextTimeout?: bigint } =>
+  timeout === undefined ? value : { ...value, nextTimeout: timeout }
+
+export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
+  const { service, store, wallets } = ctx
+
+  return {
+    // Every contract in the store, whatever its status (a just-submitted one too), newest first.
+    'contracts.list': async () => {
+      const items = store.contracts().map((row) => ({
+        view: service.getContract(row.contractId),
+        createdAt: store.tx(row.createTxId)?.createdAt ?? 0
+      }))
+      items.sort((a, b) => b.createdAt - a.createdAt)
+      return items.map(({ view }): ContractListItem =>
+        withTimeout({ header: contractHeaderJson(view), closed: view.current === undefined }, pendingTimeout(view))
+      )
+    },
+
+    'contracts.get': async ({ contractId }) => {
+      const view = service.getContract(contractId)
+      const transactions = store
+        .txsOfContract(view.contractId)
+        .filter((t) => t.kind === 'apply')
+        .sort(chainOrder)
+        .map((t) => txJson(service.getTransaction(view.contractId, t.txId)))
+      return withTimeout({ state: contractStateJson(view), transactions }, pendingTimeout(view))
+    },
+
+    'contracts.next': async ({ contractId, walletId }) => {
+      const view = service.getContract(contractId)
+      const from = await ctx.chainTime()
+      // The interval must not straddle a deadline, or the contract's next step would be ambiguous.
+      const deadline = view.current === undefined ? undefined : nextTimeout(view.current.contract, from)
+      const to = deadline !== undefined && deadline - 1n < from + NEXT_WINDOW_MS ? deadline - 1n : from + NEXT_WINDOW_MS
+      let parties: Party[] | undefined
+      if (walletId !== undefined) {
+        const [addresses, roles] = await Promise.all([
+          wallets.fundAddresses(walletId),
+          wallets.rolesHeld(walletId, view.rolesCurrency)
+        ])
+        parties = [
+          ...addresses.map((address): Party => ({ type: 'Address', address })),
+          ...roles.map((role): Party => ({ type: 'Role', role }))
+        ]
+      }
+      const steps = service.next(view.contractId, {
+        interval: { from, to },
+        ...(parties === undefined ? {} : { parties })
+      })
+      return nextJson(steps)
+    },
+
+    'contracts.create': async ({ walletId, contractJson, roles, tags, minUTxODeposit }) => {
+      const contract: Contract = parseMarlowe('contract', parseContract, contractJson)
+      const config = rolesConfig(roles)
+      const created = await service.createContract(await wallets.walletRequest(walletId), {
+        contract,
+        ...(config === undefined ? {} : { roles: config }),
+        ...(minUTxODeposit === undefined ? {} : { minUTxODeposit }),
+        tags: Object.fromEntries(tags.map((t) => [t, null])),
+        metadata: {}
+      })
+      return ctx.prepared('create', {
+        txId: created.contractId.slice(0, 64),
+        tx: created.unsigned.tx,
+        contractId: created.contractId,
+        safetyErrors: created.safetyErrors
+      })
+    },
+
+    'contracts.apply': async ({ walletId, contractId, inputsJson }) => {
+      const inputs: Input[] = parseMarlowe('inputs', parseInputs, inputsJson)
+      const applied = await service.applyInputs(contractId, await wallets.walletRequest(walletId), {
+        inputs,
+        tags: {},
+        metadata: {}
+      })
+      return ctx.prepared('apply', {
+        txId: applied.transactionId,
+        tx: applied.unsigned.tx,
+        contractId: applied.contractId,
+        safetyErrors: applied.safetyErrors
+      })
+    },
+
+    'payouts.list': async ({ walletId }) => {
+      const roleTokens = await wallets.heldTokens(walletId)
+      // An empty filter means "every payout" to the service; a wallet without tokens has none.
+      if (roleTokens.length === 0) return []
+      return service.listPayouts({ roleTokens, status: 'available' }).map((p): JsonObject => payoutStateJson(p))
+    },
+
+    'payouts.withdraw': async ({ walletId, payoutIds }) => {
+      const payouts = payoutIds.map((id) => {
+        const ref = parseRef(id)
+        if (ref === undefined)
+          throw deskFailure('BadRequest', 'InvalidPayoutId', `"${id}" is not a payout id (txid#index)`)
+        return ref
+      })
+      const { withdrawalId, unsigned } = await service.withdraw(await wallets.walletRequest(walletId), { payouts })
+      return ctx.prepared('withdraw', { txId: withdrawalId, tx: unsigned.tx })
+    }
+  }
+}

@@ -1,0 +1,9 @@
+/** The shape of the desk: one async function per call of the API contract. */
+import type { DeskCall, DeskRequest, DeskResponse } from '../../api/contract'
+
+export type DeskHandlers = {
+  readonly [C in DeskCall]: (request: DeskRequest<C>) => Promise<DeskResponse<C>>
+}
+
+/** The handlers of some calls, for the modules that each implement one group. */
+export type HandlersOf<C extends DeskCall> = Pick<DeskHandlers, C>

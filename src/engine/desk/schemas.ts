@@ -1,0 +1,79 @@
+/**
+ * Run-time checks of every request: what arrives over IPC or HTTP is whatever a page sent, so each call's
+ * request is validated against its declared type before the desk sees it. Unknown keys are refused.
+ */
+import { z } from 'zod'
+import type { DeskCall, DeskRequest } from '../../api/contract'
+
+const MAX_TEXT = 16 * 1024 * 1024
+const MAX_FAUCET_ADA = 100_000n
+
+const walletId = z.string().regex(/^[0-9a-f]{40}$/, 'not a wallet id (40 lowercase hex characters)')
+const txId = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'not a transaction id (64 hex characters)')
+  .transform((s) => s.toLowerCase())
+const outRef = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}#\d{1,5}$/, 'not an output reference (txid#index)')
+  .transform((s) => s.toLowerCase())
+const name = z.string().max(256)
+const password = z.string().max(1024)
+const text = z.string().max(MAX_TEXT)
+const address = z.string().min(1).max(1024)
+const nothing = z.strictObject({})
+
+type Schemas = { readonly [C in DeskCall]: z.ZodType<DeskRequest<C>, unknown> }
+
+export const REQUEST_SCHEMAS: Schemas = {
+  'app.status': nothing,
+  'wallets.list': nothing,
+  'wallets.create': z.strictObject({
+    name,
+    password,
+    words: z.union([z.literal(12), z.literal(15), z.literal(24)]).exactOptional()
+  }),
+  'wallets.restore': z.strictObject({ name, password, mnemonic: z.string().max(1024) }),
+  'wallets.watch': z.strictObject({ name, accountKey: z.string().max(4096) }),
+  'wallets.unlock': z.strictObject({ walletId, password }),
+  'wallets.lock': z.strictObject({ walletId }),
+  'wallets.balance': z.strictObject({ walletId }),
+
+  'sandbox.fund': z.strictObject({
+    walletId,
+    ada: z.bigint().min(1n, 'at least 1 ada').max(MAX_FAUCET_ADA, `at most ${MAX_FAUCET_ADA} ada at a time`)
+  }),
+  'sandbox.advance': z.strictObject({ toTime: z.bigint().nonnegative() }),
+
+  'contracts.list': nothing,
+  'contracts.get': z.strictObject({ contractId: outRef }),
+  'contracts.next': z.strictObject({ contractId: outRef, walletId: walletId.exactOptional() }),
+  'contracts.create': z.strictObject({
+    walletId,
+    contractJson: text,
+    roles: z.array(z.strictObject({ role: z.string().max(256), address })).max(1000),
+    tags: z.array(z.string().min(1).max(256)).max(100),
+    minUTxODeposit: z.bigint().positive().exactOptional()
+  }),
+  'contracts.apply': z.strictObject({ walletId, contractId: outRef, inputsJson: text }),
+
+  'payouts.list': z.strictObject({ walletId }),
+  'payouts.withdraw': z.strictObject({ walletId, payoutIds: z.array(outRef).min(1).max(100) }),
+
+  'tx.review': z.strictObject({ txId }),
+  'tx.signAndSubmit': z.strictObject({ txId, walletId, password: password.exactOptional() }),
+  'tx.status': z.strictObject({ txId }),
+  'tx.exportUnsigned': z.strictObject({ txId }),
+  'tx.exportBundle': z.strictObject({ txId }),
+  'tx.import': z.strictObject({ text }),
+  'tx.signOffline': z.strictObject({ text, walletId, password: password.exactOptional() }),
+  'tx.submitWitness': z.strictObject({ txId, text })
+}
+
+/** The problems of a request, one readable line each (`path: what is wrong`). */
+export function describeIssues(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.length === 0 ? 'request' : issue.path.map(String).join('.'),
+    message: issue.message
+  }))
+}

@@ -1,0 +1,218 @@
+/**
+ * `tx.*`: review a stored build or an imported file, sign with the keystore (the keys never leave it) and
+ * submit through the service, export for an air-gapped machine and take its witness back.
+ */
+import type { DeskResponse, ExportedFile } from '../../api/contract'
+import { ChainError } from '../../chain/provider'
+import { bytesToHex } from '../../core/bytes'
+import { BUNDLE_FORMAT, BundleError, parseBundle, stringifyBundle, type ReviewBundle } from '../../core/cardano/bundle'
+import { stringifyTextEnvelope } from '../../core/cardano/envelope'
+import { ERAS, txEnvelopeType, witnessSetEnvelopeType, type Era } from '../../core/cardano/tx-envelope'
+import { witnessSetBytes } from '../../core/cardano/witnesses'
+import type { TxRow } from '../../store/service-store'
+import type { SubmitTarget } from '../service'
+import { assembleTransaction, readTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
+import { chainFacts, type ChainFacts } from './chain-facts'
+import type { DeskContext } from './context'
+import { deskFailure } from './errors'
+import type { HandlersOf } from './handlers'
+
+type TxCall =
+  | 'tx.review'
+  | 'tx.signAndSubmit'
+  | 'tx.status'
+  | 'tx.exportUnsigned'
+  | 'tx.exportBundle'
+  | 'tx.import'
+  | 'tx.signOffline'
+  | 'tx.submitWitness'
+
+/** A transaction file or a review bundle, as pasted or dropped into the app. */
+interface LoadedTx {
+  readonly tx: Uint8Array
+  readonly era: Era
+  readonly txId: string
+  readonly bundle?: ReviewBundle
+}
+
+function eraOf(row: TxRow): Era {
+  const era = ERAS.find((e) => e === row.era)
+  if (era === undefined) throw deskFailure('Internal', 'CorruptStore', `transaction ${row.txId} has an unknown era`)
+  return era
+}
+
+function submitTargetOf(row: TxRow): SubmitTarget {
+  switch (row.kind) {
+    case 'create':
+      return { kind: 'create', contractId: row.contractId ?? '' }
+    case 'apply':
+      return { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
+    case 'withdraw':
+      return { kind: 'withdraw', withdrawalId: row.txId }
+  }
+}
+
+function unsignedRow(row: TxRow): TxRow {
+  if (row.status !== 'unsigned') {
+    throw deskFailure('Conflict', 'AlreadySubmitted', `transaction ${row.txId} was already submitted (${row.status})`, {
+      txId: row.txId,
+      status: row.status
+    })
+  }
+  return row
+}
+
+function loadText(text: string): LoadedTx {
+  if (text.includes(`"${BUNDLE_FORMAT}"`)) {
+    let bundle: ReviewBundle
+    try {
+      bundle = parseBundle(text)
+    } catch (e) {
+      if (e instanceof BundleError) throw deskFailure('BadRequest', 'InvalidBundle', e.message)
+      throw e
+    }
+    return { tx: bundle.tx, era: bundle.era, txId: readTransaction(bundle.tx).txId, bundle }
+  }
+  const file = readTransaction(new TextEncoder().encode(text))
+  return { tx: file.tx, era: file.era, txId: file.txId }
+}
+
+const txFile = (name: string, era: Era, tx: Uint8Array): ExportedFile => ({
+  fileName: name,
+  text: stringifyTextEnvelope({ type: txEnvelopeType(era), description: 'Ledger Cddl Format', cbor: tx })
+})
+
+export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
+  const { keystore, service, provider } = ctx
+
+  /** The chain's facts about a loaded file: its bundle's, else the chain's if it answers (offline: none). */
+  async function factsOf(loaded: LoadedTx): Promise<Omit<ChainFacts, 'missing'> | undefined> {
+    const b = loaded.bundle
+    if (b !== undefined) {
+      return {
+        resolvedInputs: b.resolvedInputs,
+        eraSummaries: b.eraSummaries,
+        protocolParameters: b.protocolParameters ?? {}
+      }
+    }
+    try {
+      return await chainFacts(provider, loaded.tx)
+    } catch (e) {
+      if (e instanceof ChainError) return undefined
+      throw e
+    }
+  }
+
+  /**
+   * Signs with the wallet, unlocking it for this signature only when a password is given and it is locked;
+   * a locked wallet without a password, or a watch-only one, is refused by the keystore.
+   */
+  async function signWith(
+    walletId: string,
+    password: string | undefined,
+    sign: () => Promise<SignResult>
+  ): Promise<SignResult> {
+    const { name } = await keystore.get(walletId)
+    const unlockHere = password !== undefined && !keystore.isUnlocked(walletId)
+    if (unlockHere) await keystore.unlock(walletId, password)
+    let result: SignResult
+    try {
+      result = await sign()
+    } finally {
+      if (unlockHere) keystore.lock(walletId)
+    }
+    if (result.witnesses.length === 0) {
+      const message = `wallet "${name}" holds none of the keys this transaction needs`
+      throw deskFailure('Forbidden', 'NothingToSign', message, { walletId, txId: result.txId })
+    }
+    return result
+  }
+
+  async function submitSigned(row: TxRow, tx: Uint8Array): Promise<DeskResponse<'tx.status'>> {
+    const envelope = { type: txEnvelopeType(eraOf(row)), description: '', cborHex: bytesToHex(tx) }
+    await service.submit(submitTargetOf(row), envelope)
+    return { txId: row.txId, status: ctx.build(row.txId).status }
+  }
+
+  return {
+    'tx.review': async ({ txId }) => {
+      const row = ctx.build(txId)
+      return ctx.reviewOnChain(row.signedTx ?? row.unsignedTx)
+    },
+
+    'tx.signAndSubmit': async ({ txId, walletId, password }) => {
+      const row = unsignedRow(ctx.build(txId))
+      const result = await signWith(walletId, password, async () =>
+        signTransaction({
+          tx: row.unsignedTx,
+          walletId,
+          keys: keystore,
+          resolved: (await chainFacts(provider, row.unsignedTx)).resolvedInputs
+        })
+      )
+      if (result.missing.size > 0) {
+        const keys = [...result.missing.keys()]
+        throw deskFailure(
+          'Forbidden',
+          'MissingSignatures',
+          `the transaction also needs ${keys.length === 1 ? 'a signature' : 'signatures'} this wallet cannot make (key ${keys.join(', ')}); export it and collect the witness`,
+          { missing: keys }
+        )
+      }
+      return submitSigned(row, result.tx)
+    },
+
+    'tx.status': async ({ txId }) => {
+      const row = ctx.build(txId)
+      return { txId: row.txId, status: row.status }
+    },
+
+    'tx.exportUnsigned': async ({ txId }) => {
+      const row = ctx.build(txId)
+      return txFile(`${row.txId}.unsigned.tx.json`, eraOf(row), row.unsignedTx)
+    },
+
+    'tx.exportBundle': async ({ txId }) => {
+      const row = ctx.build(txId)
+      const { resolvedInputs, eraSummaries, protocolParameters } = await chainFacts(provider, row.unsignedTx)
+      const text = stringifyBundle({
+        tx: row.unsignedTx,
+        era: eraOf(row),
+        network: provider.network,
+        createdAt: new Date(Number(await ctx.chainTime())).toISOString(),
+        resolvedInputs,
+        eraSummaries,
+        protocolParameters
+      })
+      return { fileName: `${row.txId}.bundle.json`, text }
+    },
+
+    'tx.import': async ({ text }) => {
+      const loaded = loadText(text)
+      return {
+        txId: loaded.txId,
+        known: ctx.store.tx(loaded.txId) !== undefined,
+        review: await ctx.review(loaded.tx, await factsOf(loaded))
+      }
+    },
+
+    'tx.signOffline': async ({ text, walletId, password }) => {
+      const loaded = loadText(text)
+      const resolved = (await factsOf(loaded))?.resolvedInputs ?? []
+      const result = await signWith(walletId, password, () =>
+        signTransaction({ tx: loaded.tx, walletId, keys: keystore, resolved })
+      )
+      const cbor = witnessSetBytes(result.witnesses)
+      return {
+        fileName: `${loaded.txId}.witness.json`,
+        text: stringifyTextEnvelope({ type: witnessSetEnvelopeType(loaded.era), description: '', cbor })
+      }
+    },
+
+    'tx.submitWitness': async ({ txId, text }) => {
+      const row = unsignedRow(ctx.build(txId))
+      const witnesses = readWitnessFile(new TextEncoder().encode(text), 'the witness file')
+      return submitSigned(row, assembleTransaction(row.unsignedTx, witnesses).tx)
+    }
+  }
+}

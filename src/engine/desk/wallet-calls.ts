@@ -1,0 +1,77 @@
+/**
+ * `app.status`, `wallets.*` and `sandbox.*`. Passwords and phrases go into the keystore and never come back;
+ * the one exception is the phrase of a wallet just created, returned once for the user to write down.
+ */
+import type { DeskContext } from './context'
+import { deskFailure } from './errors'
+import type { HandlersOf } from './handlers'
+
+const LOVELACE_PER_ADA = 1_000_000n
+
+type WalletCall =
+  | 'app.status'
+  | 'wallets.list'
+  | 'wallets.create'
+  | 'wallets.restore'
+  | 'wallets.watch'
+  | 'wallets.unlock'
+  | 'wallets.lock'
+  | 'wallets.balance'
+  | 'sandbox.fund'
+  | 'sandbox.advance'
+
+function sandboxOf(ctx: DeskContext) {
+  if (ctx.sandbox === undefined) {
+    throw deskFailure(
+      'BadRequest',
+      'SandboxOnly',
+      `the faucet and the clock exist only on the sandbox, not on ${ctx.provider.network}`,
+      { network: ctx.provider.network }
+    )
+  }
+  return ctx.sandbox
+}
+
+export function walletCalls(ctx: DeskContext): HandlersOf<WalletCall> {
+  return {
+    'app.status': () => ctx.status(),
+
+    'wallets.list': () => ctx.wallets.list(),
+
+    'wallets.create': async ({ name, password, words }) => {
+      const created = await ctx.keystore.create({ name, password, ...(words === undefined ? {} : { words }) })
+      return { wallet: await ctx.wallets.summary(created.wallet.id), mnemonic: created.mnemonic }
+    },
+
+    'wallets.restore': async ({ name, password, mnemonic }) =>
+      ctx.wallets.summary((await ctx.keystore.restore({ name, password, mnemonic })).id),
+
+    'wallets.watch': async ({ name, accountKey }) =>
+      ctx.wallets.summary((await ctx.keystore.importWatchOnly({ name, accountKey })).id),
+
+    'wallets.unlock': async ({ walletId, password }) => {
+      await ctx.keystore.unlock(walletId, password)
+      return ctx.wallets.summary(walletId)
+    },
+
+    'wallets.lock': async ({ walletId }) => {
+      const summary = await ctx.wallets.summary(walletId)
+      ctx.keystore.lock(walletId)
+      return { ...summary, locked: true }
+    },
+
+    'wallets.balance': ({ walletId }) => ctx.wallets.balance(walletId),
+
+    'sandbox.fund': async ({ walletId, ada }) => {
+      const sandbox = sandboxOf(ctx)
+      const { address } = await ctx.wallets.summary(walletId)
+      const { txId } = await sandbox.fund(address, ada * LOVELACE_PER_ADA)
+      return { txId }
+    },
+
+    'sandbox.advance': async ({ toTime }) => {
+      await sandboxOf(ctx).advanceTo(toTime)
+      return ctx.status()
+    }
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The wallets as the desk shows and uses them: summaries, the addresses funds may sit at (what a build spends
+ * from and a balance counts), the role tokens a wallet holds, and the wallets a review marks as "own".
+ */
+import type { AssetBalance, WalletBalance, WalletKind, WalletSummary } from '../../api/contract'
+import type { ChainProvider, Utxo } from '../../chain/provider'
+import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
+import type { OwnWallet } from '../../core/cardano/review/types'
+import type { WalletRequest } from '../build'
+import type { Keystore, WalletInfo } from '../keys'
+
+/** Payment and change indices 0..GAP-1 are where the desk looks for a wallet's funds. */
+const ADDRESS_GAP = 5
+/** How many addresses a review recognises as the wallet's own (the keystore's signing gap). */
+const REVIEW_GAP = 20
+
+const KIND: Readonly<Record<WalletInfo['kind'], WalletKind>> = {
+  hd: 'mnemonic',
+  'watch-only': 'watch-only',
+  'single-key': 'signing-key'
+}
+
+/** An asset name as text when it is printable UTF-8, else undefined (show the hex). */
+export function assetNameText(hex: string): string | undefined {
+  const text = utf8DecodeStrict(hexToBytes(hex))
+  return text === undefined || /[\u0000-\u001f\u007f]/.test(text) ? undefined : text
+}
+
+export class Wallets {
+  constructor(
+    private readonly keystore: Keystore,
+    private readonly provider: ChainProvider
+  ) {}
+
+  async list(): Promise<WalletSummary[]> {
+    const { wallets } = await this.keystore.list()
+    return Promise.all(wallets.map((w) => this.summaryOf(w)))
+  }
+
+  async summary(walletId: string): Promise<WalletSummary> {
+    return this.summaryOf(await this.keystore.get(walletId))
+  }
+
+  /** The first payment address (receive and change) first, then the rest of the gap. */
+  async fundAddresses(walletId: string): Promise<string[]> {
+    const network = this.provider.network
+    const [payment, change] = await Promise.all([
+      this.keystore.addresses(walletId, network, { role: 'payment', count: ADDRESS_GAP }),
+      this.keystore.addresses(walletId, network, { role: 'change', count: ADDRESS_GAP })
+    ])
+    return [...payment, ...change].map((a) => a.base ?? a.enterprise)
+  }
+
+  /** Runtime's wallet headers for a build: change to the first address, funds from every address. */
+  async walletRequest(walletId: string): Promise<WalletRequest> {
+    const [changeAddress, ...extraAddresses] = await this.fundAddresses(walletId)
+    return { changeAddress: changeAddress!, extraAddresses }
+  }
+
+  async utxos(walletId: string): Promise<Utxo[]> {
+    return this.provider.utxosAt(await this.fundAddresses(walletId))
+  }
+
+  async balance(walletId: string): Promise<WalletBalance> {
+    const [summary, utxos] = await Promise.all([this.summary(walletId), this.utxos(walletId)])
+    let lovelace = 0n
+    const totals = new Map<string, { policyId: string; assetName: string; quantity: bigint }>()
+    for (const u of utxos) {
+      lovelace += u.value.lovelace
+      for (const [policyId, names] of Object.entries(u.value.assets)) {
+        for (const [assetName, quantity] of Object.entries(names)) {
+          const key = `${policyId}.${assetName}`
+          const entry = totals.get(key) ?? { policyId, assetName, quantity: 0n }
+          totals.set(key, { ...entry, quantity: entry.quantity + quantity })
+        }
+      }
+    }
+    const assets: AssetBalance[] = [...totals.values()]
+      .filter((a) => a.quantity !== 0n)
+      .sort((a, b) => a.policyId.localeCompare(b.policyId) || a.assetName.localeCompare(b.assetName))
+      .map((a) => ({ ...a, displayName: assetNameText(a.assetName) ?? a.assetName }))
+    return { walletId, address: summary.address, lovelace, assets, utxoCount: utxos.length }
+  }
+
+  /** The role names of `rolesCurrency` the wallet holds at least one token of. */
+  async rolesHeld(walletId: string, rolesCurrency: string): Promise<string[]> {
+    return (await this.heldTokens(walletId)).filter((t) => t.policyId === rolesCurrency).map((t) => t.role)
+  }
+
+  /** Every token the wallet holds whose name is text, as a (policy, role) pair: the role tokens it may hold. */
+  async heldTokens(walletId: string): Promise<{ policyId: string; role: string }[]> {
+    const held = new Map<string, { policyId: string; role: string }>()
+    for (const u of await this.utxos(walletId)) {
+      for (const [policyId, names] of Object.entries(u.value.assets)) {
+        for (const [assetName, quantity] of Object.entries(names)) {
+          const role = utf8DecodeStrict(hexToBytes(assetName))
+          if (quantity > 0n && role !== undefined) held.set(`${policyId}.${assetName}`, { policyId, role })
+        }
+      }
+    }
+    return [...held.values()]
+  }
+
+  /** Every wallet, as a review recognises it: its addresses and keys, named by its id. */
+  async ownWallets(): Promise<OwnWallet[]> {
+    const { wallets } = await this.keystore.list()
+    const network = this.provider.network
+    return Promise.all(
+      wallets.map(async (w) => {
+        const [payment, change, keys] = await Promise.all([
+          this.keystore.addresses(w.id, network, { role: 'payment', count: REVIEW_GAP }),
+          this.keystore.addresses(w.id, network, { role: 'change', count: REVIEW_GAP }),
+          this.keystore.ownedKeyHashes(w.id)
+        ])
+        const addresses = [...payment, ...change].flatMap((a) =>
+          a.base === undefined ? [a.enterprise] : [a.base, a.enterprise]
+        )
+        return { id: w.id, addresses, keyHashes: [...keys.keys()] }
+      })
+    )
+  }
+
+  private async summaryOf(info: WalletInfo): Promise<WalletSummary> {
+    const [first] = await this.keystore.addresses(info.id, this.provider.network, { role: 'payment', count: 1 })
+    return {
+      id: info.id,
+      name: info.name,
+      kind: KIND[info.kind],
+      locked: !this.keystore.isUnlocked(info.id),
+      address: first!.base ?? first!.enterprise
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * A desk over a sandbox on a hand-moved clock, a real SQLite file and a real keystore directory, called the
+ * way both edges call it: wire text through `handleDeskCall`. Every answer is kept, so a test can scan all of
+ * them for secrets.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'vitest'
+import type { DeskCall, DeskErrorBody, DeskRequest, DeskResponse, DeskResult } from '../../../src/api/contract'
+import { decodeWire, encodeWire } from '../../../src/api/wire'
+import type { ChainProvider } from '../../../src/chain/provider'
+import { SandboxProvider } from '../../../src/chain/sandbox'
+import { createDesk, handleDeskCall, type DeskHandlers } from '../../../src/engine/desk'
+import { Keystore } from '../../../src/engine/keys'
+import { openService, type OpenService } from '../../../src/engine/service'
+import { ManualClock, T0 } from '../build/support'
+import { FAST_SCRYPT } from '../keys/support'
+
+export { PASSWORD } from '../keys/support'
+
+export const VERSION = '9.8.7-test'
+
+export interface DeskHarness {
+  readonly desk: DeskHandlers
+  readonly opened: OpenService
+  readonly keystore: Keystore
+  readonly clock: ManualClock
+  /** Every wire answer so far, in order. */
+  readonly answers: string[]
+  /** Unexpected errors the dispatcher logged. */
+  readonly logged: unknown[]
+  /** Any call, with any (even ill-typed) request, as decoded wire. */
+  raw(name: string, request: unknown): Promise<DeskResult<unknown>>
+  /** A call that must succeed. */
+  ok<C extends DeskCall>(name: C, request: DeskRequest<C>): Promise<DeskResponse<C>>
+  /** A call that must fail with `code`; returns the error body. */
+  fails(name: DeskCall | string, request: unknown, code: string): Promise<DeskErrorBody>
+  close(): Promise<void>
+}
+
+export async function deskHarness(
+  options: { provider?: ChainProvider & { close(): Promise<void> } } = {}
+): Promise<DeskHarness> {
+  const clock = new ManualClock()
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-desk-'))
+  const provider = options.provider ?? SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const opened = openService({
+    provider,
+    databasePath: join(dir, 'service.sqlite'),
+    now: clock.now,
+    followEveryMs: false
+  })
+  const keystore = await Keystore.open({ dir: join(dir, 'keys'), scrypt: FAST_SCRYPT })
+  const desk = createDesk({ service: opened.service, store: opened.store, keystore, version: VERSION, now: clock.now })
+  const answers: string[] = []
+  const logged: unknown[] = []
+
+  async function raw(name: string, request: unknown): Promise<DeskResult<unknown>> {
+    const wire = typeof request === 'string' ? request : encodeWire(request)
+    const answer = await handleDeskCall(desk, name, wire, { logError: (_call, e) => logged.push(e) })
+    answers.push(answer)
+    return decodeWire(answer) as DeskResult<unknown>
+  }
+
+  return {
+    desk,
+    opened,
+    keystore,
+    clock,
+    answers,
+    logged,
+    raw,
+    async ok(name, request) {
+      const result = await raw(name, request)
+      if (!result.ok) throw new Error(`${name} failed: ${result.error.code}: ${result.error.message}`)
+      return result.value as DeskResponse<typeof name>
+    },
+    async fails(name, request, code) {
+      const result = await raw(name, request)
+      const shown = result.ok ? 'ok' : `${result.error.code}: ${result.error.message}`
+      expect(result.ok, `${name} → ${shown}`).toBe(false)
+      if (result.ok) throw new Error('unreachable')
+      expect(result.error.code, `${name} → ${shown}`).toBe(code)
+      expect(result.error.message, `${name} → ${shown}`).toMatch(/^[A-Z"][\s\S]*[.!?)\]}"]$/)
+      return result.error
+    },
+    async close() {
+      keystore.lockAll()
+      await opened.close()
+      await provider.close()
+    }
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * The desk over HTTP on a real 127.0.0.1 server (what the renderer's HTTP transport talks to): `POST
+ * /api/<call>` with wire text, 200 with the `DeskResult` wire text, the token required; and the built renderer
+ * under `/ui/`, public, with a strict CSP and nothing outside its directory. Then `serve --ui` as a process.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { DeskResult, WalletBalance, WalletSummary } from '../../src/api/contract'
+import { decodeWire, encodeWire } from '../../src/api/wire'
+import { SandboxProvider, sandboxWallet } from '../../src/chain/sandbox'
+import { createDesk } from '../../src/engine/desk'
+import { Keystore } from '../../src/engine/keys'
+import { openService, type OpenService } from '../../src/engine/service'
+import { createServer, listen } from '../../src/server/app'
+import { UI_CSP } from '../../src/server/desk-routes'
+import { startServe } from '../cli/serve-process'
+import { ManualClock, T0 } from '../engine/build/support'
+import { FAST_SCRYPT, PASSWORD } from '../engine/keys/support'
+import { call, rawCall, TOKEN } from './support'
+
+const INDEX_HTML = '<!doctype html><title>Marlowe Desk</title><script type="module" src="./assets/app.js"></script>'
+
+/** A stand-in for `out/renderer`, plus a file beside it that must never be served. */
+function uiFixture(): string {
+  const root = mkdtempSync(join(tmpdir(), 'marlowe-desk-ui-'))
+  const dir = join(root, 'renderer')
+  mkdirSync(join(dir, 'assets'), { recursive: true })
+  writeFileSync(join(dir, 'index.html'), INDEX_HTML)
+  writeFileSync(join(dir, 'assets', 'app.js'), 'console.log("desk")\n')
+  writeFileSync(join(dir, '.env'), 'SECRET=1\n')
+  writeFileSync(join(root, 'secret.txt'), 'not for the page\n')
+  return dir
+}
+
+interface DeskServer {
+  readonly base: string
+  readonly port: number
+  readonly app: FastifyInstance
+  close(): Promise<void>
+}
+
+async function startDeskServer(uiDir: string | undefined): Promise<DeskServer> {
+  const clock = new ManualClock()
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-http-'))
+  const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const opened: OpenService = openService({
+    provider: sandbox,
+    databasePath: join(dir, 'service.sqlite'),
+    now: clock.now,
+    followEveryMs: false
+  })
+  const keystore = await Keystore.open({ dir: join(dir, 'keys'), scrypt: FAST_SCRYPT })
+  const desk = createDesk({ service: opened.service, store: opened.store, keystore, version: 'http', now: clock.now })
+  const app = createServer({
+    service: opened.service,
+    token: TOKEN,
+    logLevel: 'silent',
+    desk: uiDir === undefined ? { desk } : { desk, uiDir }
+  })
+  const port = await listen(app, 0)
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    app,
+    async close() {
+      await app.close()
+      await opened.close()
+      await sandbox.close()
+    }
+  }
+}
+
+let server: DeskServer
+let uiDir: string
+
+beforeAll(async () => {
+  uiDir = uiFixture()
+  server = await startDeskServer(uiDir)
+})
+afterAll(() => server.close())
+
+/** POST /api/<name> as the renderer's HTTP transport does. */
+async function api<T>(name: string, request: unknown, options: { token?: string | null; contentType?: string } = {}) {
+  const answer = await call(server, 'POST', `/api/${name}`, {
+    body: encodeWire(request),
+    headers: { 'content-type': options.contentType ?? 'application/json' },
+    ...(options.token === undefined ? {} : { token: options.token })
+  })
+  const result = answer.status === 200 ? (decodeWire(answer.text) as DeskResult<T>) : undefined
+  return { answer, result }
+}
+
+async function ok<T>(name: string, request: unknown): Promise<T> {
+  const { answer, result } = await api<T>(name, request)
+  expect(answer.status, answer.text).toBe(200)
+  if (result?.ok !== true) throw new Error(`${name}: ${answer.text}`)
+  return result.value
+}
+
+describe('POST /api/<call>', () => {
+  test('the token is required', async () => {
+    for (const token of [null, 'wrong-token']) {
+      const { answer } = await api('app.status', {}, { token })
+      expect(answer.status).toBe(401)
+      expect(answer.text).not.toContain('sandbox')
+    }
+  })
+
+  test('a call answers 200 with the wire text of its result, bigints as {"$bigint"}', async () => {
+    const { answer, result } = await api('app.status', {})
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(answer.headers.get('cache-control')).toBe('no-store')
+    expect(answer.text).toContain(`"chainTime":{"$bigint":"${T0 + 10_000n}"}`)
+    expect(result).toMatchObject({ ok: true, value: { network: 'sandbox', version: 'http', chainTime: T0 + 10_000n } })
+  })
+
+  test('text/plain works as well as application/json; other types are refused', async () => {
+    expect((await api('wallets.list', {}, { contentType: 'text/plain' })).result).toEqual({ ok: true, value: [] })
+    expect((await api('wallets.list', {}, { contentType: 'application/octet-stream' })).answer.status).toBe(415)
+  })
+
+  test('a failed call is still 200, with the DeskResult error', async () => {
+    const { answer, result } = await api('wallets.balance', { walletId: 'nope' })
+    expect(answer.status).toBe(200)
+    expect(result).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } })
+    const garbled = await call(server, 'POST', '/api/wallets.list', {
+      body: '{"surprise',
+      headers: { 'content-type': 'application/json' }
+    })
+    expect(garbled.status).toBe(200)
+    expect(decodeWire(garbled.text)).toMatchObject({ ok: false, error: { code: 'InvalidRequest' } })
+  })
+
+  test('an unknown call is a 404, GET is not a route', async () => {
+    const { answer } = await api('wallets.export', {})
+    expect(answer.status).toBe(404)
+    expect(answer.json).toMatchObject({ errorCode: 'UnknownCall' })
+    expect((await call(server, 'GET', '/api/app.status')).status).toBe(404)
+  })
+
+  test('the page’s own origin may call; any other origin may not', async () => {
+    const headers = (origin: string) => ({ 'content-type': 'application/json', origin })
+    const own = await call(server, 'POST', '/api/app.status', { body: '{}', headers: headers(server.base) })
+    expect(own.status).toBe(200)
+    const other = await call(server, 'POST', '/api/app.status', {
+      body: '{}',
+      headers: headers('https://evil.example')
+    })
+    expect(other.status).toBe(403)
+  })
+
+  test('a first run over HTTP: create, restore, fund, balance', async () => {
+    const created = await ok<{ wallet: WalletSummary; mnemonic: string[] }>('wallets.create', {
+      name: 'web',
+      password: PASSWORD
+    })
+    expect(created.mnemonic).toHaveLength(24)
+    const alice = await ok<WalletSummary>('wallets.restore', {
+      name: 'alice',
+      password: PASSWORD,
+      mnemonic: sandboxWallet('alice').mnemonic
+    })
+    await ok('sandbox.fund', { walletId: created.wallet.id, ada: 12n })
+    expect((await ok<WalletBalance>('wallets.balance', { walletId: created.wallet.id })).lovelace).toBe(12_000_000n)
+    expect((await ok<WalletBalance>('wallets.balance', { walletId: alice.id })).lovelace).toBe(10_000_000_000n)
+  })
+
+  test('the Runtime API beside it keeps its own JSON handling', async () => {
+    expect((await call(server, 'GET', '/healthcheck')).status).toBe(200)
+    const plain = await call(server, 'POST', '/contracts', { body: '{}', headers: { 'content-type': 'text/plain' } })
+    expect(plain.status).toBe(415)
+  })
+})
+
+describe('/ui/', () => {
+  test('the page and its files are served without the token, with a strict CSP', async () => {
+    const page = await call(server, 'GET', '/ui/', { token: null })
+    expect(page.status).toBe(200)
+    expect(page.text).toBe(INDEX_HTML)
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(page.headers.get('content-security-policy')).toBe(UI_CSP)
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(page.headers.get('x-frame-options')).toBe('DENY')
+    // Only callers holding the token learn the node's tip.
+    expect(page.headers.get('x-node-tip')).toBeNull()
+    const script = await call(server, 'GET', '/ui/assets/app.js', { token: null })
+    expect(script.status).toBe(200)
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/)
+    expect(script.headers.get('content-security-policy')).toBe(UI_CSP)
+  })
+
+  test('the CSP lets the page load only its own files and talk only to its own origin', () => {
+    expect(UI_CSP).toContain("default-src 'self'")
+    expect(UI_CSP).toContain("script-src 'self'")
+    expect(UI_CSP).toContain("connect-src 'self'")
+    expect(UI_CSP).toContain("object-src 'none'")
+    expect(UI_CSP).toContain("frame-ancestors 'none'")
+    expect(UI_CSP).not.toMatch(/unsafe-inline|unsafe-eval|\*/)
+  })
+
+  test('/ui redirects to /ui/', async () => {
+    const answer = await rawCall(server, 'GET', '/ui', { token: null })
+    expect(answer.status).toBe(302)
+    expect(answer.headers.get('location')).toBe('/ui/')
+  })
+
+  test('nothing outside the renderer directory, no hidden files, no unknown types', async () => {
+    for (const path of ['/ui/%2e%2e/secret.txt', '/ui/..%2fsecret.txt', '/ui/.env', '/ui/missing.js', '/ui/assets/']) {
+      const answer = await rawCall(server, 'GET', path, { token: null })
+      expect(answer.status, path).toBe(404)
+      expect(answer.text, path).not.toContain('not for the page')
+      expect(answer.text, path).not.toContain('SECRET')
+    }
+  })
+
+  test('only reading the page is public: anything else still needs the token', async () => {
+    expect((await call(server, 'POST', '/ui/', { body: '{}', token: null })).status).toBe(401)
+    expect((await call(server, 'GET', '/uix', { token: null })).status).toBe(401)
+    expect((await call(server, 'GET', '/contracts', { token: null })).status).toBe(401)
+  })
+
+  test('without a renderer directory there is no /ui/', async () => {
+    const bare = await startDeskServer(undefined)
+    try {
+      expect((await call(bare, 'GET', '/ui/', { token: null })).status).toBe(401)
+      expect((await call(bare, 'GET', '/ui/')).status).toBe(404)
+      expect((await call(bare, 'POST', '/api/wallets.list', { body: '{}' })).status).toBe(200)
+    } finally {
+      await bare.close()
+    }
+  })
+})
+
+describe('marlowe-desk serve --ui', () => {
+  test('prints the page’s link with the token in its fragment, and serves page and API', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-serve-ui-'))
+    const serve = await startServe(data, ['--ui', '--ui-dir', uiDir])
+    try {
+      const link = /^Marlowe Desk in your browser: (\S+)$/m.exec(serve.stdout())?.[1]
+      expect(link).toBe(`${serve.base}/ui/#token=${serve.token}`)
+      const page = await fetch(link!)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-security-policy')).toBe(UI_CSP)
+      const status = await fetch(`${serve.base}/api/app.status`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json', origin: serve.base },
+        body: '{}'
+      })
+      expect(decodeWire(await status.text())).toMatchObject({ ok: true, value: { network: 'sandbox' } })
+    } finally {
+      serve.child.kill('SIGTERM')
+      await serve.exited()
+    }
+  })
+})
