@@ -33,7 +33,12 @@ type TaggedRequest = IncomingMessage & { [PREFIX_TOKEN]?: string }
 
 /** Sends lossless JSON (bigints as JSON numbers) with the given status. */
 export function sendJson(reply: FastifyReply, status: number, body: JsonValue): FastifyReply {
-  return reply.code(status).type('application/json;charset=utf-8').send(stringifyJson(body))
+  return sendJsonText(reply, status, stringifyJson(body))
+}
+
+/** Sends JSON already written as text. */
+export function sendJsonText(reply: FastifyReply, status: number, text: string): FastifyReply {
+  return reply.code(status).type('application/json;charset=utf-8').send(text)
 }
 
 export function createServer(options: ServerOptions): FastifyInstance {

@@ -3,10 +3,11 @@
  * role-token burning): decode with ./requests, call the service, answer in Runtime's resource JSON.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { JsonObject, JsonValue } from '../core/json/lossless'
+import { stringifyJson, type JsonObject, type JsonValue } from '../core/json/lossless'
 import { formatRef } from '../engine/build/refs'
 import type { MarloweService, UnsignedTx } from '../engine/service'
-import { sendJson } from './app'
+import { sendJson, sendJsonText } from './app'
+import { ResponseCache } from './response-cache'
 import { HttpError } from './errors'
 import { buildVariant, VENDOR_TYPES } from './negotiation'
 import { openApiDocument } from './openapi'
@@ -124,6 +125,7 @@ const refValue = (key: string) => decodeContractId(key)
 const idValue = (key: string) => key
 
 export function registerRoutes(app: FastifyInstance, service: MarloweService): void {
+  const cache = new ResponseCache()
   const networkId = service.provider.networkId
   const contractIdOf = (request: FastifyRequest): string =>
     formatRef(decodeContractId(params(request).contractId ?? ''))
@@ -173,9 +175,13 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   })
 
   app.get('/contracts/:contractId', async (request, reply) => {
-    const view = service.getContract(contractIdOf(request))
-    const l: JsonObject = view.status === 'confirmed' ? { transactions: links.transactions(view.contractId) } : {}
-    return sendJson(reply, 200, { resource: contractStateJson(view), links: l })
+    const contractId = contractIdOf(request)
+    const body = cache.get(`contract ${contractId}`, service.stateVersion, () => {
+      const view = service.getContract(contractId)
+      const l: JsonObject = view.status === 'confirmed' ? { transactions: links.transactions(view.contractId) } : {}
+      return stringifyJson({ resource: contractStateJson(view), links: l })
+    })
+    return sendJsonText(reply, 200, body)
   })
 
   app.put('/contracts/:contractId', async (request, reply) => {
@@ -230,8 +236,13 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   })
 
   app.get('/contracts/:contractId/transactions/:transactionId', async (request, reply) => {
-    const view = service.getTransaction(contractIdOf(request), decodeTransactionId(params(request).transactionId ?? ''))
-    return sendJson(reply, 200, { resource: txJson(view), links: txLinks(view) })
+    const contractId = contractIdOf(request)
+    const transactionId = decodeTransactionId(params(request).transactionId ?? '')
+    const body = cache.get(`tx ${contractId} ${transactionId}`, service.stateVersion, () => {
+      const view = service.getTransaction(contractId, transactionId)
+      return stringifyJson({ resource: txJson(view), links: txLinks(view) })
+    })
+    return sendJsonText(reply, 200, body)
   })
 
   app.put('/contracts/:contractId/transactions/:transactionId', async (request, reply) => {

@@ -129,6 +129,12 @@ function contractFromRaw(r: RawContract): ContractRow {
 
 export class ServiceStore {
   private readonly statements
+  private writes = 0
+
+  /** Changes with every write through this store: what was read at one version holds until it changes. */
+  get version(): number {
+    return this.writes
+  }
 
   constructor(private readonly db: Db) {
     const txs = (sql: string) => db.prepare(sql).safeIntegers(true)
@@ -192,6 +198,7 @@ export class ServiceStore {
     readonly details: string
   }): void {
     const s = this.statements
+    this.writes += 1
     this.db.transaction(() => {
       s.insertTx.run({ ...row, contractId: row.contractId ?? null })
       if (row.kind === 'create' && row.contractId !== undefined) {
@@ -225,21 +232,25 @@ export class ServiceStore {
 
   /** Written before the node sees the tx, so that after a crash the follower can ask the node about it. */
   recordSubmitAttempt(txId: string, signedTx: Uint8Array): void {
+    this.writes += 1
     this.statements.recordAttempt.run(signedTx, txId)
   }
 
   /** The node refused the attempt outright: forget it. */
   clearSubmitAttempt(txId: string): void {
+    this.writes += 1
     this.statements.clearAttempt.run(txId)
   }
 
   /** False when the tx was no longer unsigned (someone else submitted it first). */
   markSubmitted(txId: string, signedTx: Uint8Array, at: number): boolean {
+    this.writes += 1
     return this.statements.markSubmitted.run(signedTx, at, txId).changes === 1
   }
 
   /** The node dropped a submitted tx: it may be submitted again. */
   markUnsigned(txId: string): void {
+    this.writes += 1
     this.statements.markUnsigned.run(txId)
   }
 
@@ -257,6 +268,7 @@ export class ServiceStore {
     }
   ): void {
     const s = this.statements
+    this.writes += 1
     this.db.transaction(() => {
       if (s.markConfirmed.run(block.slot, block.blockNo, block.blockHash, txId).changes === 0) return
       if (effects.head !== undefined) s.setHead.run(txId, effects.head.contractId)

@@ -255,6 +255,11 @@ export class MarloweService {
     }
   }
 
+  /** Changes whenever anything the reads report may have changed (see ServiceStore.version). */
+  get stateVersion(): number {
+    return this.store.version
+  }
+
   // ---- reads ----------------------------------------------------------------------------------------------
 
   getContract(contractId: string): ContractView {
