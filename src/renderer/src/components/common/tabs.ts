@@ -1,0 +1,4 @@
+export interface Tab {
+  readonly id: string
+  readonly label: string
+}

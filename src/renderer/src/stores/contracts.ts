@@ -1,0 +1,75 @@
+/** Contracts: the list, the one open in detail (state, history, next steps, the wallet's payouts) and the builds. */
+import { defineStore } from 'pinia'
+import { shallowRef } from 'vue'
+import type { CreateContractRequest, PreparedTx } from '../../../api/contract'
+import { useDesk } from '../api/desk'
+import {
+  readContractState,
+  readContractSummary,
+  readContractTx,
+  readNextSteps,
+  readPayout,
+  type ContractStateView,
+  type ContractSummary,
+  type ContractTxView,
+  type NextStepsView,
+  type PayoutItem
+} from '../model/runtime'
+import { useWalletsStore } from './wallets'
+
+export interface OpenContract {
+  readonly contractId: string
+  readonly state: ContractStateView
+  readonly history: readonly ContractTxView[]
+  readonly next?: NextStepsView
+  /** Payouts of this contract the selected wallet can withdraw. */
+  readonly payouts: readonly PayoutItem[]
+}
+
+export const useContractsStore = defineStore('contracts', () => {
+  const desk = useDesk()
+  const wallets = useWalletsStore()
+  // Shallow: these are replaced whole, never edited in place, and contract trees can be large.
+  const list = shallowRef<readonly ContractSummary[]>([])
+  const current = shallowRef<OpenContract | undefined>(undefined)
+
+  async function loadList(): Promise<void> {
+    list.value = (await desk['contracts.list']({})).map(readContractSummary)
+  }
+
+  async function open(contractId: string): Promise<void> {
+    if (current.value?.contractId !== contractId) current.value = undefined
+    const walletId = wallets.selected?.id
+    const detail = await desk['contracts.get']({ contractId })
+    const state = readContractState(detail)
+    const history = detail.transactions.map((t, i) => readContractTx(t, `transactions[${i}]`))
+    // A closed contract accepts nothing; a contract still being created is not on chain to ask.
+    const next =
+      state.currentContract === undefined || state.status !== 'confirmed'
+        ? undefined
+        : readNextSteps(
+            await desk['contracts.next'](walletId === undefined ? { contractId } : { contractId, walletId })
+          )
+    const payouts =
+      walletId === undefined
+        ? []
+        : (await desk['payouts.list']({ walletId }))
+            .map((p, i) => readPayout(p, `payouts[${i}]`))
+            .filter((p) => p.contractId === contractId && (p.status === undefined || p.status === 'available'))
+    current.value = { contractId, state, history, payouts, ...(next === undefined ? {} : { next }) }
+  }
+
+  function create(request: Omit<CreateContractRequest, 'walletId'>): Promise<PreparedTx> {
+    return desk['contracts.create']({ ...request, walletId: wallets.requireSelected().id })
+  }
+
+  function apply(contractId: string, inputsJson: string): Promise<PreparedTx> {
+    return desk['contracts.apply']({ walletId: wallets.requireSelected().id, contractId, inputsJson })
+  }
+
+  function withdraw(payoutIds: readonly string[]): Promise<PreparedTx> {
+    return desk['payouts.withdraw']({ walletId: wallets.requireSelected().id, payoutIds })
+  }
+
+  return { list, current, loadList, open, create, apply, withdraw }
+})

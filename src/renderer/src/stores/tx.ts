@@ -1,0 +1,130 @@
+/**
+ * The transaction under review (built here, or imported from a file), and what happens to it: signing,
+ * submitting, its status until confirmed, and the offline files (unsigned tx, review bundle, witness).
+ */
+import { defineStore } from 'pinia'
+import { ref, shallowRef } from 'vue'
+import type { ExportedFile, PreparedTx, TxKind, TxStatusName } from '../../../api/contract'
+import type { TxReview } from '../../../core/cardano/review/types'
+import type { JsonObject } from '../../../core/json/lossless'
+import { useDesk } from '../api/desk'
+import { useWalletsStore } from './wallets'
+
+export interface TxUnderReview {
+  readonly source: 'built' | 'imported'
+  readonly txId: string
+  readonly review: TxReview
+  /** Whether the engine holds this build, so it can sign, submit and export it. */
+  readonly known: boolean
+  readonly kind?: TxKind
+  readonly contractId?: string
+  readonly safetyErrors: readonly JsonObject[]
+  /** The imported file's text, which offline signing needs. */
+  readonly fileText?: string
+}
+
+/** How often a submitted transaction's status is asked for. */
+const STATUS_POLL_MS = 1500
+
+export const useTxStore = defineStore('tx', () => {
+  const desk = useDesk()
+  const wallets = useWalletsStore()
+  // Shallow: a review is replaced whole, never edited in place.
+  const current = shallowRef<TxUnderReview | undefined>(undefined)
+  const status = ref<TxStatusName | undefined>(undefined)
+  /** The transaction `status` is about: the one under review, or one whose witness was just submitted. */
+  const statusTxId = ref<string | undefined>(undefined)
+  // Each new transaction or submit starts a new generation, which stops any earlier polling.
+  let generation = 0
+
+  function begin(tx: TxUnderReview): void {
+    generation += 1
+    current.value = tx
+    statusTxId.value = tx.txId
+    status.value = 'unsigned'
+  }
+
+  function showPrepared(p: PreparedTx): void {
+    begin({
+      source: 'built',
+      txId: p.txId,
+      review: p.review,
+      known: true,
+      kind: p.kind,
+      safetyErrors: p.safetyErrors,
+      ...(p.contractId === undefined ? {} : { contractId: p.contractId })
+    })
+  }
+
+  async function importFile(text: string): Promise<void> {
+    const imported = await desk['tx.import']({ text })
+    begin({
+      source: 'imported',
+      txId: imported.txId,
+      review: imported.review,
+      known: imported.known,
+      safetyErrors: [],
+      fileText: text
+    })
+  }
+
+  function requireCurrent(): TxUnderReview {
+    if (current.value === undefined) throw new Error('There is no transaction under review.')
+    return current.value
+  }
+
+  async function signAndSubmit(password: string | undefined): Promise<void> {
+    const tx = requireCurrent()
+    const walletId = wallets.requireSelected().id
+    const result = await desk['tx.signAndSubmit']({ txId: tx.txId, walletId, ...(password ? { password } : {}) })
+    await follow(result.txId, result.status)
+  }
+
+  async function submitWitness(txId: string, text: string): Promise<void> {
+    const result = await desk['tx.submitWitness']({ txId, text })
+    await follow(result.txId, result.status)
+  }
+
+  /** Asks for the status until the transaction is confirmed or another one takes its place. */
+  async function follow(txId: string, first: TxStatusName): Promise<void> {
+    const mine = ++generation
+    statusTxId.value = txId
+    status.value = first
+    while (status.value !== 'confirmed') {
+      await new Promise((resolve) => setTimeout(resolve, STATUS_POLL_MS))
+      if (generation !== mine) return
+      const next = await desk['tx.status']({ txId })
+      if (generation !== mine) return
+      status.value = next.status
+    }
+  }
+
+  function exportUnsigned(): Promise<ExportedFile> {
+    return desk['tx.exportUnsigned']({ txId: requireCurrent().txId })
+  }
+
+  function exportBundle(): Promise<ExportedFile> {
+    return desk['tx.exportBundle']({ txId: requireCurrent().txId })
+  }
+
+  /** Signs the imported file with the selected wallet, without any network: the witness file to carry back. */
+  function signOffline(password: string | undefined): Promise<ExportedFile> {
+    const text = requireCurrent().fileText
+    if (text === undefined) throw new Error('Offline signing needs an imported transaction file.')
+    const walletId = wallets.requireSelected().id
+    return desk['tx.signOffline']({ text, walletId, ...(password ? { password } : {}) })
+  }
+
+  return {
+    current,
+    status,
+    statusTxId,
+    showPrepared,
+    importFile,
+    signAndSubmit,
+    submitWitness,
+    exportUnsigned,
+    exportBundle,
+    signOffline
+  }
+})

@@ -1,0 +1,114 @@
+/**
+ * What the template forms edit (text, as typed) and its conversion into the core builders' typed parameters.
+ * A conversion error names its field with the same dotted path the core's `ExampleParameterError` uses, so the
+ * form shows either kind of error beside the field at fault.
+ */
+import { ExampleParameterError, type ExampleContract } from '../../../core/marlowe/examples'
+import type { Party, Token } from '../../../core/marlowe/types'
+import { AmountError, parseAda, parseInteger } from '../format/amounts'
+import { fromDateTimeLocal, toDateTimeLocal } from '../format/time'
+
+export interface PartyDraft {
+  kind: 'role' | 'address'
+  text: string
+}
+
+export interface TokenDraft {
+  kind: 'ada' | 'token'
+  policyId: string
+  name: string
+}
+
+export type DurationUnit = 'minutes' | 'hours' | 'days'
+
+export interface DurationDraft {
+  amount: string
+  unit: DurationUnit
+}
+
+export class FieldError extends Error {
+  constructor(
+    readonly field: string,
+    message: string
+  ) {
+    super(message)
+    this.name = 'FieldError'
+  }
+}
+
+export const roleDraft = (role: string): PartyDraft => ({ kind: 'role', text: role })
+export const adaDraft = (): TokenDraft => ({ kind: 'ada', policyId: '', name: '' })
+export const durationDraft = (amount: string, unit: DurationUnit): DurationDraft => ({ amount, unit })
+
+const HOUR_MS = 3_600_000n
+export const DAY_MS = 24n * HOUR_MS
+const UNIT_MS: Record<DurationUnit, bigint> = { minutes: 60_000n, hours: HOUR_MS, days: DAY_MS }
+
+/** A deadline `offset` after `now`, as a datetime-local value (to the minute). */
+export const deadlineDraft = (now: bigint, offset: bigint): string => toDateTimeLocal(now + offset)
+
+export function toParty(d: PartyDraft): Party {
+  const text = d.text.trim()
+  return d.kind === 'role' ? { type: 'Role', role: text } : { type: 'Address', address: text }
+}
+
+export function toToken(d: TokenDraft): Token {
+  return d.kind === 'ada'
+    ? { currencySymbol: '', tokenName: '' }
+    : { currencySymbol: d.policyId.trim(), tokenName: d.name }
+}
+
+/** Ada amounts are typed in ada (decimals allowed) and become lovelace; other tokens are whole units. */
+export function toAmount(field: string, text: string, token: Token): bigint {
+  try {
+    return token.currencySymbol === '' ? parseAda(text) : parseInteger(text)
+  } catch (e) {
+    if (e instanceof AmountError) throw new FieldError(field, e.message)
+    throw e
+  }
+}
+
+/** Under an amount field: the unit it is typed in. */
+export function amountHint(token: TokenDraft): string {
+  return token.kind === 'ada' ? 'In ada, up to six decimals.' : 'In whole units of the token.'
+}
+
+export function toCount(field: string, text: string): bigint {
+  try {
+    return parseInteger(text)
+  } catch (e) {
+    if (e instanceof AmountError) throw new FieldError(field, e.message)
+    throw e
+  }
+}
+
+export function toTime(field: string, text: string): bigint {
+  const ms = fromDateTimeLocal(text)
+  if (ms === undefined) throw new FieldError(field, 'Choose a date and time.')
+  return ms
+}
+
+export function toDuration(field: string, d: DurationDraft): bigint {
+  const match = /^(\d+)(?:\.(\d{1,3}))?$/.exec(d.amount.trim())
+  if (match === null) throw new FieldError(field, `Enter a number of ${d.unit}.`)
+  const thousandths = BigInt(match[1] ?? '0') * 1000n + BigInt((match[2] ?? '').padEnd(3, '0'))
+  return (thousandths * UNIT_MS[d.unit]) / 1000n
+}
+
+export type BuildResult =
+  | { readonly ok: true; readonly built: ExampleContract }
+  | { readonly ok: false; readonly field: string; readonly message: string }
+
+/** Runs a builder, turning a field's error (ours or the core's) into a result for the form. */
+export function tryBuild(build: () => ExampleContract): BuildResult {
+  try {
+    return { ok: true, built: build() }
+  } catch (e) {
+    if (e instanceof FieldError) return { ok: false, field: e.field, message: e.message }
+    if (e instanceof ExampleParameterError) {
+      const reason = e.message.startsWith(`${e.parameter}: `) ? e.message.slice(e.parameter.length + 2) : e.message
+      return { ok: false, field: e.parameter, message: reason.charAt(0).toUpperCase() + reason.slice(1) + '.' }
+    }
+    throw e
+  }
+}

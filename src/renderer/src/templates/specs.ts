@@ -1,0 +1,209 @@
+/** Each template's draft (with sensible defaults from the chain's clock) and how it becomes core parameters. */
+import { couponBond, escrow, swap, vesting, zeroCouponBond, type ExampleContract } from '../../../core/marlowe/examples'
+import {
+  DAY_MS,
+  adaDraft,
+  deadlineDraft,
+  durationDraft,
+  roleDraft,
+  toAmount,
+  toCount,
+  toDuration,
+  toParty,
+  toTime,
+  toToken,
+  type DurationDraft,
+  type PartyDraft,
+  type TokenDraft
+} from './drafts'
+
+export interface EscrowDraft {
+  seller: PartyDraft
+  buyer: PartyDraft
+  mediator: PartyDraft
+  token: TokenDraft
+  price: string
+  paymentDeadline: string
+  complaintDeadline: string
+  disputeDeadline: string
+  mediationDeadline: string
+}
+
+export function escrowDraft(now: bigint): EscrowDraft {
+  return {
+    seller: roleDraft('Seller'),
+    buyer: roleDraft('Buyer'),
+    mediator: roleDraft('Mediator'),
+    token: adaDraft(),
+    price: '10',
+    paymentDeadline: deadlineDraft(now, DAY_MS),
+    complaintDeadline: deadlineDraft(now, 2n * DAY_MS),
+    disputeDeadline: deadlineDraft(now, 3n * DAY_MS),
+    mediationDeadline: deadlineDraft(now, 4n * DAY_MS)
+  }
+}
+
+export function buildEscrow(d: EscrowDraft): ExampleContract {
+  const token = toToken(d.token)
+  return escrow({
+    seller: toParty(d.seller),
+    buyer: toParty(d.buyer),
+    mediator: toParty(d.mediator),
+    token,
+    price: toAmount('price', d.price, token),
+    paymentDeadline: toTime('paymentDeadline', d.paymentDeadline),
+    complaintDeadline: toTime('complaintDeadline', d.complaintDeadline),
+    disputeDeadline: toTime('disputeDeadline', d.disputeDeadline),
+    mediationDeadline: toTime('mediationDeadline', d.mediationDeadline)
+  })
+}
+
+export interface SwapSideDraft {
+  party: PartyDraft
+  token: TokenDraft
+  amount: string
+  depositDeadline: string
+}
+
+export interface SwapDraft {
+  first: SwapSideDraft
+  second: SwapSideDraft
+}
+
+export function swapDraft(now: bigint): SwapDraft {
+  return {
+    first: {
+      party: roleDraft('Ada provider'),
+      token: adaDraft(),
+      amount: '10',
+      depositDeadline: deadlineDraft(now, DAY_MS)
+    },
+    second: {
+      party: roleDraft('Token provider'),
+      token: { kind: 'token', policyId: '', name: '' },
+      amount: '10',
+      depositDeadline: deadlineDraft(now, 2n * DAY_MS)
+    }
+  }
+}
+
+export function buildSwap(d: SwapDraft): ExampleContract {
+  const side = (name: 'first' | 'second', s: SwapSideDraft) => {
+    const token = toToken(s.token)
+    return {
+      party: toParty(s.party),
+      token,
+      amount: toAmount(`${name}.amount`, s.amount, token),
+      depositDeadline: toTime(`${name}.depositDeadline`, s.depositDeadline)
+    }
+  }
+  return swap({ first: side('first', d.first), second: side('second', d.second) })
+}
+
+export interface ZeroCouponBondDraft {
+  lender: PartyDraft
+  borrower: PartyDraft
+  token: TokenDraft
+  principal: string
+  interest: string
+  lendingDeadline: string
+  repaymentDeadline: string
+}
+
+export function zeroCouponBondDraft(now: bigint): ZeroCouponBondDraft {
+  return {
+    lender: roleDraft('Lender'),
+    borrower: roleDraft('Borrower'),
+    token: adaDraft(),
+    principal: '100',
+    interest: '5',
+    lendingDeadline: deadlineDraft(now, DAY_MS),
+    repaymentDeadline: deadlineDraft(now, 30n * DAY_MS)
+  }
+}
+
+export function buildZeroCouponBond(d: ZeroCouponBondDraft): ExampleContract {
+  const token = toToken(d.token)
+  return zeroCouponBond({
+    lender: toParty(d.lender),
+    borrower: toParty(d.borrower),
+    token,
+    principal: toAmount('principal', d.principal, token),
+    interest: toAmount('interest', d.interest, token),
+    lendingDeadline: toTime('lendingDeadline', d.lendingDeadline),
+    repaymentDeadline: toTime('repaymentDeadline', d.repaymentDeadline)
+  })
+}
+
+export interface CouponBondDraft {
+  investor: PartyDraft
+  issuer: PartyDraft
+  token: TokenDraft
+  principal: string
+  coupon: string
+  numberOfCoupons: string
+  investmentDeadline: string
+  couponInterval: DurationDraft
+}
+
+export function couponBondDraft(now: bigint): CouponBondDraft {
+  return {
+    investor: roleDraft('Investor'),
+    issuer: roleDraft('Issuer'),
+    token: adaDraft(),
+    principal: '100',
+    coupon: '2',
+    numberOfCoupons: '3',
+    investmentDeadline: deadlineDraft(now, DAY_MS),
+    couponInterval: durationDraft('30', 'days')
+  }
+}
+
+export function buildCouponBond(d: CouponBondDraft): ExampleContract {
+  const token = toToken(d.token)
+  return couponBond({
+    investor: toParty(d.investor),
+    issuer: toParty(d.issuer),
+    token,
+    principal: toAmount('principal', d.principal, token),
+    coupon: toAmount('coupon', d.coupon, token),
+    numberOfCoupons: toCount('numberOfCoupons', d.numberOfCoupons),
+    investmentDeadline: toTime('investmentDeadline', d.investmentDeadline),
+    couponInterval: toDuration('couponInterval', d.couponInterval)
+  })
+}
+
+export interface VestingDraft {
+  provider: PartyDraft
+  claimer: PartyDraft
+  token: TokenDraft
+  totalAmount: string
+  startTime: string
+  periodLength: DurationDraft
+  numberOfPeriods: string
+}
+
+export function vestingDraft(now: bigint): VestingDraft {
+  return {
+    provider: roleDraft('Provider'),
+    claimer: roleDraft('Claimer'),
+    token: adaDraft(),
+    totalAmount: '120',
+    startTime: deadlineDraft(now, 0n),
+    periodLength: durationDraft('30', 'days'),
+    numberOfPeriods: '3'
+  }
+}
+
+export function buildVesting(d: VestingDraft): ExampleContract {
+  const token = toToken(d.token)
+  return vesting({
+    provider: toParty(d.provider),
+    claimer: toParty(d.claimer),
+    token,
+    totalAmount: toAmount('totalAmount', d.totalAmount, token),
+    startTime: toTime('startTime', d.startTime),
+    periodLength: toDuration('periodLength', d.periodLength),
+    numberOfPeriods: toCount('numberOfPeriods', d.numberOfPeriods)
+  })
+}

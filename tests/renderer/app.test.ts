@@ -1,0 +1,118 @@
+// @vitest-environment happy-dom
+/**
+ * The app from its first call: over the HTTP transport (with a fake fetch) when the engine cannot be reached,
+ * then the first run — a wallet created, its phrase shown once, test ada from the faucet, the balance exact.
+ */
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia } from 'pinia'
+import { describe, expect, test } from 'vitest'
+import { createMemoryHistory } from 'vue-router'
+import type { WalletBalance, WalletSummary } from '../../src/api/contract'
+import { encodeWire } from '../../src/api/wire'
+import { createDesk, deskKey } from '../../src/renderer/src/api/desk'
+import { httpTransport } from '../../src/renderer/src/api/transport'
+import App from '../../src/renderer/src/App.vue'
+import { createDeskRouter } from '../../src/renderer/src/router'
+import { FakeDesk, mountWithDesk } from './support/desk'
+import { status } from './support/runtime-json'
+
+const NOW = 1_900_000_000_000n
+const TWO_53 = 2n ** 53n
+
+describe('engine connection', () => {
+  test('an engine that cannot be reached is said so, and trying again connects', async () => {
+    let up = false
+    const fetchFn = async (url: string | URL | Request): Promise<Response> => {
+      if (!up) throw new TypeError('Failed to fetch')
+      const call = String(url).split('/api/')[1]
+      const value = call === 'app.status' ? status(NOW) : []
+      return new Response(encodeWire({ ok: true, value }), { status: 200 })
+    }
+    const router = createDeskRouter(createMemoryHistory())
+    const wrapper = mount(App, {
+      global: {
+        plugins: [createPinia(), router],
+        provide: {
+          [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', 'token', fetchFn as typeof fetch))
+        }
+      }
+    })
+    await flushPromises()
+    const notice = wrapper.get('[data-testid=engine-unreachable]')
+    expect(notice.text()).toContain('Cannot reach the engine')
+    expect(notice.get('[data-testid=error]').text()).toContain('Cannot reach the engine: the connection failed.')
+    expect(wrapper.find('nav').exists()).toBe(false)
+
+    up = true
+    await wrapper.get('[data-testid=engine-retry]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid=engine-unreachable]').exists()).toBe(false)
+    expect(router.currentRoute.value.name).toBe('welcome')
+    expect(wrapper.get('[data-testid=network-badge]').text()).toBe('sandbox')
+  })
+})
+
+describe('first run', () => {
+  test('create a wallet, write down its phrase, get test ada, see the balance exactly', async () => {
+    const words = Array.from({ length: 24 }, (_, i) => `word${i + 1}`)
+    const created: WalletSummary = {
+      id: 'w1',
+      name: 'Savings',
+      kind: 'mnemonic',
+      locked: false,
+      address: 'addr_test1vqg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygxrcya6'
+    }
+    const wallets: WalletSummary[] = []
+    let balance: WalletBalance = { walletId: 'w1', address: created.address, lovelace: 0n, assets: [], utxoCount: 0 }
+    const desk = new FakeDesk({
+      'app.status': () => status(NOW),
+      'wallets.list': () => wallets,
+      'wallets.create': () => {
+        wallets.push(created)
+        return { wallet: created, mnemonic: words }
+      },
+      'wallets.balance': () => balance,
+      'sandbox.fund': ({ ada }) => {
+        balance = {
+          ...balance,
+          lovelace: TWO_53 + 1n,
+          utxoCount: 2,
+          assets: [{ policyId: 'ab'.repeat(28), assetName: '476f6c64', displayName: 'Gold', quantity: 2n ** 64n + 1n }]
+        }
+        return { txId: `${String(ada)}`.padStart(64, 'f') }
+      }
+    })
+    const { wrapper, router } = await mountWithDesk(App, desk, { path: '/wallet' })
+    expect(router.currentRoute.value.name).toBe('welcome')
+    expect(wrapper.get('[data-testid=first-run]').text()).toContain('You are on the sandbox')
+
+    await wrapper.get('[data-testid=wallet-name]').setValue('Savings')
+    await wrapper.get('[data-testid=wallet-password]').setValue('a long password')
+    await wrapper.get('[data-testid=wallet-password-again]').setValue('a long passwore')
+    expect(wrapper.get('[data-testid=wallet-create]').attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid=wallet-password-again]').setValue('a long password')
+    await wrapper.get('[data-testid=wallet-create]').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('wallets.create')).toEqual([{ name: 'Savings', password: 'a long password', words: 24 }])
+
+    expect(wrapper.findAll('[data-testid=recovery-word]').map((w) => w.text())).toEqual(words)
+    const done = wrapper.get('[data-testid=recovery-done]')
+    expect(done.attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid=recovery-confirm]').setValue(true)
+    await done.trigger('click')
+    await flushPromises()
+    expect(router.currentRoute.value.name).toBe('wallet')
+    expect(wrapper.find('[data-testid=recovery-phrase]').exists()).toBe(false)
+
+    expect(wrapper.get('[data-testid=wallet-address]').text()).toBe(created.address)
+    expect(wrapper.get('[data-testid=wallet-qr]').attributes('aria-label')).toBe(`QR code of ${created.address}`)
+    expect(wrapper.get('[data-testid=wallet-ada]').text()).toBe('0 ada')
+    await wrapper.get('[data-testid=faucet]').trigger('click')
+    await flushPromises()
+    expect(desk.requests('sandbox.fund')).toEqual([{ walletId: 'w1', ada: 1000n }])
+    expect(wrapper.get('[data-testid=wallet-ada]').text()).toBe('9,007,199,254.740993 ada')
+    expect(wrapper.get('[data-testid=wallet-utxos]').text()).toBe('in 2 unspent outputs')
+    expect(wrapper.get('[data-testid=wallet-token]').text()).toContain('18,446,744,073,709,551,617')
+    expect(wrapper.get('[data-testid=wallet-token]').text()).toContain('Gold')
+  })
+})

@@ -1,0 +1,120 @@
+// @vitest-environment happy-dom
+/** A new contract from a template or from JSON, with its roles, tags and deposit, asked of the engine exactly. */
+import { flushPromises } from '@vue/test-utils'
+import { beforeAll, describe, expect, test } from 'vitest'
+import type { PreparedTx } from '../../src/api/contract'
+import { escrow } from '../../src/core/marlowe/examples'
+import { parseContract, stringifyContract } from '../../src/core/marlowe/json'
+import { fromDateTimeLocal, toDateTimeLocal } from '../../src/renderer/src/format/time'
+import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
+import App from '../../src/renderer/src/App.vue'
+import { FakeDesk, mountWithDesk } from './support/desk'
+import { engineReviews, type EngineReviews } from './support/engine-review'
+import { WALLET, status } from './support/runtime-json'
+
+const NOW = BigInt(Date.UTC(2030, 5, 1, 12, 0))
+const DAY = 86_400_000n
+const at = (offset: bigint): bigint => fromDateTimeLocal(toDateTimeLocal(NOW + offset))!
+
+let real: EngineReviews
+beforeAll(async () => {
+  real = await engineReviews()
+}, 120_000)
+
+async function newContract() {
+  const created: PreparedTx = {
+    kind: 'create',
+    txId: real.create.txId,
+    contractId: real.contractId,
+    review: real.create,
+    safetyErrors: []
+  }
+  const desk = new FakeDesk({
+    'app.status': () => status(NOW),
+    'wallets.list': () => [WALLET],
+    'contracts.create': () => created
+  })
+  // The whole app, so the screen sits in its shell and the review follows it.
+  const mounted = await mountWithDesk(App, desk, { path: '/contracts/new' })
+  return { ...mounted, desk }
+}
+
+describe('new contract', () => {
+  test('an escrow from the template: the core’s contract, role tokens to the wallet, tags and deposit', async () => {
+    const { wrapper, desk, router } = await newContract()
+    expect(useWalletsStore().selected?.id).toBe(WALLET.id)
+    await wrapper.get('[data-testid=field-escrow-price]').setValue('250')
+    await wrapper.get('[data-testid=role-recipient-Mediator]').setValue(real.wallets.carol.address)
+    await wrapper.get('[data-testid=contract-tags]').setValue('escrow, desk.e2e')
+    await wrapper.get('[data-testid=contract-deposit]').setValue('3')
+    await wrapper.get('[data-testid=create-review]').trigger('submit')
+    await flushPromises()
+    const role = (name: string) => ({ type: 'Role', role: name }) as const
+    expect(desk.requests('contracts.create')).toEqual([
+      {
+        walletId: WALLET.id,
+        contractJson: stringifyContract(
+          escrow({
+            seller: role('Seller'),
+            buyer: role('Buyer'),
+            mediator: role('Mediator'),
+            price: 250_000_000n,
+            token: { currencySymbol: '', tokenName: '' },
+            paymentDeadline: at(DAY),
+            complaintDeadline: at(2n * DAY),
+            disputeDeadline: at(3n * DAY),
+            mediationDeadline: at(4n * DAY)
+          }).contract
+        ),
+        roles: [
+          { role: 'Seller', address: WALLET.address },
+          { role: 'Buyer', address: WALLET.address },
+          { role: 'Mediator', address: real.wallets.carol.address }
+        ],
+        tags: ['escrow', 'desk.e2e'],
+        minUTxODeposit: 3_000_000n
+      }
+    ])
+    expect(router.currentRoute.value.path).toBe('/review')
+    expect(wrapper.get('[data-testid=review-summary]').text()).toContain('Opens a Marlowe contract.')
+  })
+
+  test('JSON: a contract typed in the editor, with the roles it mentions', async () => {
+    const { wrapper, desk } = await newContract()
+    await wrapper.get('[data-testid=tab-json]').trigger('click')
+    const create = wrapper.get('[data-testid=create-review]')
+    await wrapper
+      .get('[data-testid=contract-json]')
+      .setValue('{"when": [], "timeout": 1, "timeout_continuation": clos}')
+    expect(create.attributes('disabled')).toBeDefined()
+    const contract =
+      '{"when":[{"case":{"notify_if":true},"then":{"pay":1,"token":{"currency_symbol":"","token_name":""},' +
+      '"from_account":{"role_token":"Alice"},"to":{"party":{"role_token":"Bob"}},"then":"close"}}],' +
+      '"timeout":1900000000000,"timeout_continuation":"close"}'
+    await wrapper.get('[data-testid=contract-json]').setValue(contract)
+    expect(wrapper.find('[data-testid=role-recipient-Alice]').exists()).toBe(true)
+    await wrapper.get('[data-testid=role-recipient-Bob]').setValue('addr_test1notanaddress')
+    expect(wrapper.get('#role-1-note').classes()).toContain('field-error')
+    expect(create.attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid=role-recipient-Bob]').setValue(real.wallets.bob.address)
+    expect(create.attributes('disabled')).toBeUndefined()
+    await create.trigger('submit')
+    await flushPromises()
+    const [request] = desk.requests('contracts.create')
+    // Sent as the core writes it: checked, and in Runtime's canonical key order.
+    expect(request?.contractJson).toBe(stringifyContract(parseContract(contract)))
+    expect(request?.roles).toEqual([
+      { role: 'Alice', address: WALLET.address },
+      { role: 'Bob', address: real.wallets.bob.address }
+    ])
+    expect(request?.minUTxODeposit).toBeUndefined()
+  })
+
+  test('the template’s output can be edited as JSON', async () => {
+    const { wrapper } = await newContract()
+    await wrapper.get('[data-testid=edit-as-json]').trigger('click')
+    const text = (wrapper.get('[data-testid=contract-json]').element as HTMLTextAreaElement).value
+    expect(text).toContain('"role_token": "Buyer"')
+    expect(wrapper.get('[data-testid=contract-json-status]').text()).toBe('A valid Marlowe contract.')
+  })
+})

@@ -1,0 +1,164 @@
+// @vitest-environment happy-dom
+/**
+ * The review screen on real reviews: transactions the engine's builder made on a sandbox, reviewed by the core,
+ * carried through the wire codec as the app receives them. The node side is not the subject here, so a fake
+ * transport answers the calls.
+ */
+import { flushPromises } from '@vue/test-utils'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import type { PreparedTx, WalletSummary } from '../../src/api/contract'
+import type { TxReview } from '../../src/core/cardano/review/types'
+import { formatAda } from '../../src/renderer/src/format/amounts'
+import { shorten } from '../../src/renderer/src/format/text'
+import { useTxStore } from '../../src/renderer/src/stores/tx'
+import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
+import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
+import { FakeDesk, mountWithDesk, type FakeHandlers, type Mounted } from './support/desk'
+import { engineReviews, type EngineReviews } from './support/engine-review'
+
+let real: EngineReviews
+beforeAll(async () => {
+  real = await engineReviews()
+}, 120_000)
+afterEach(() => vi.useRealTimers())
+
+function wallet(name: 'alice' | 'carol', locked = true): WalletSummary {
+  const label = name === 'alice' ? 'Alice’s wallet' : 'Carol’s wallet'
+  return { id: name, name: label, kind: 'mnemonic', locked, address: real.wallets[name].address }
+}
+
+/** Mounts the review screen for `review` as the engine would hand it over after a build. */
+async function reviewScreen(
+  review: TxReview,
+  kind: PreparedTx['kind'],
+  signer: WalletSummary,
+  handlers: FakeHandlers = {}
+): Promise<Mounted & { desk: FakeDesk }> {
+  const prepared: PreparedTx = { kind, txId: review.txId, contractId: real.contractId, review, safetyErrors: [] }
+  const desk = new FakeDesk({ 'wallets.list': () => [signer], 'tx.review': () => review, ...handlers })
+  const mounted = await mountWithDesk(ReviewView, desk, { path: '/review' })
+  await useWalletsStore(mounted.pinia).load()
+  // Through the client, so the review crosses the wire codec like the real one.
+  useTxStore(mounted.pinia).showPrepared({
+    ...prepared,
+    review: await mounted.client['tx.review']({ txId: review.txId })
+  })
+  await flushPromises()
+  return { ...mounted, desk }
+}
+
+describe('review of an escrow the engine opened', () => {
+  test('the summary says what it does, what it costs and where the role tokens go', async () => {
+    const { wrapper } = await reviewScreen(real.create, 'create', wallet('carol'))
+    const summary = wrapper.get('[data-testid=review-summary]').text()
+    const contractOutput = real.create.outputs[Number(real.create.marlowe.created[0]?.output)]
+    expect(contractOutput).toBeDefined()
+    expect(summary).toContain('Opens a Marlowe contract.')
+    expect(summary).toContain(
+      `You pay a ${formatAda(real.create.fee.fee)} fee and deposit ${formatAda(contractOutput!.value.lovelace)} into the contract`
+    )
+    const { alice, bob } = real.wallets
+    expect(summary).toContain('Mints 3 role tokens:')
+    expect(summary).toContain(`“Buyer” to ${shorten(alice.address, 16, 6)}`)
+    expect(summary).toContain(`“Seller” to ${shorten(bob.address, 16, 6)}`)
+    expect(summary).toContain('“Mediator” to your wallet “Carol’s wallet”')
+    expect(wrapper.get('h1').text()).toBe('Review: Open a contract')
+  })
+
+  test('the net effect is the wallet’s change, fee included, with the role token it receives', async () => {
+    const { wrapper } = await reviewScreen(real.create, 'create', wallet('carol'))
+    const [effect] = real.create.netEffect
+    const text = wrapper.get('[data-testid=net-effect]').text()
+    expect(text).toContain('Carol’s wallet')
+    expect(text).toContain(formatAda(-effect!.lovelace))
+    expect(text).toContain('+1 Mediator')
+  })
+
+  test('each tab shows its part: outputs, mint, scripts, the contract opened, tags, the id', async () => {
+    const { wrapper } = await reviewScreen(real.create, 'create', wallet('carol'))
+    const panel = () => wrapper.get('[data-testid=review-panel]')
+    expect(wrapper.findAll('[data-testid=review-output]')).toHaveLength(real.create.outputs.length)
+    expect(panel().text()).toContain('Marlowe contract script')
+
+    await wrapper.get('[data-testid=tab-mint]').trigger('click')
+    const minted = wrapper.findAll('[data-testid=review-mint] li').map((li) => li.text())
+    expect(minted.sort()).toEqual(['+1 Buyer', '+1 Mediator', '+1 Seller'])
+    expect(panel().text()).toContain(real.rolesCurrency)
+
+    await wrapper.get('[data-testid=tab-scripts]').trigger('click')
+    expect(panel().text()).toContain('declared and recomputed: they match')
+    expect(wrapper.findAll('[data-testid=review-redeemer]')).toHaveLength(real.create.redeemers.length)
+
+    await wrapper.get('[data-testid=tab-marlowe]').trigger('click')
+    expect(panel().text()).toContain('Buyer deposits 100 ada into Seller’s account')
+    expect(panel().text()).toContain('Buyer chooses “Everything is alright”: 0')
+
+    await wrapper.get('[data-testid=tab-metadata]').trigger('click')
+    expect(wrapper.get('[data-testid=review-tag]').text()).toBe('desk.renderer-test')
+
+    await wrapper.get('[data-testid=tab-raw]').trigger('click')
+    expect(wrapper.get('[data-testid=review-txid]').text()).toBe(real.create.txId)
+  })
+
+  test('signing a locked wallet asks for its password, then follows the status to confirmed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] })
+    let status: 'submitted' | 'confirmed' = 'submitted'
+    const { wrapper, desk } = await reviewScreen(real.create, 'create', wallet('carol'), {
+      'tx.signAndSubmit': ({ txId }) => ({ txId, status }),
+      'tx.status': ({ txId }) => ({ txId, status }),
+      'wallets.balance': () => ({
+        walletId: 'carol',
+        address: real.wallets.carol.address,
+        lovelace: 0n,
+        assets: [],
+        utxoCount: 0
+      })
+    })
+    const submit = wrapper.get('[data-testid=sign-submit]')
+    expect(submit.attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid=sign-password]').setValue('correct horse')
+    expect(submit.attributes('disabled')).toBeUndefined()
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('tx.signAndSubmit')).toEqual([
+      { txId: real.create.txId, walletId: 'carol', password: 'correct horse' }
+    ])
+    expect(wrapper.get('[data-testid=tx-status]').text()).toBe('submitted')
+    expect(wrapper.find('[data-testid=tx-confirmed]').exists()).toBe(false)
+
+    status = 'confirmed'
+    await vi.runOnlyPendingTimersAsync()
+    await flushPromises()
+    expect(desk.requests('tx.status')).toEqual([{ txId: real.create.txId }])
+    expect(wrapper.get('[data-testid=tx-confirmed]').text()).toContain(shorten(real.create.txId))
+    expect(wrapper.get('[data-testid=open-contract]').attributes('href')).toContain(encodeURIComponent(real.contractId))
+  })
+})
+
+describe('review of a deposit into it', () => {
+  test('the summary says who deposits what, and the Marlowe tab shows the contract afterwards', async () => {
+    const { wrapper } = await reviewScreen(real.deposit, 'apply', wallet('alice', false))
+    expect(wrapper.get('[data-testid=review-summary]').text()).toContain(
+      `In the contract, Buyer deposits ${formatAda(real.price)} into Seller’s account.`
+    )
+    await wrapper.get('[data-testid=tab-marlowe]').trigger('click')
+    const step = wrapper.get('[data-testid=marlowe-step]').text()
+    expect(step).toContain('Buyer deposits 100 ada into Seller’s account')
+    expect(step).toContain('The contract afterwards')
+    expect(step).toContain('Buyer chooses “Everything is alright”: 0')
+    // Unlocked: no password to ask for.
+    expect(wrapper.find('[data-testid=sign-password]').exists()).toBe(false)
+    expect(wrapper.get('[data-testid=sign-submit]').attributes('disabled')).toBeUndefined()
+  })
+
+  test('a danger warning is shown first and must be acknowledged before signing', async () => {
+    const { wrapper } = await reviewScreen(real.expiredDeposit, 'apply', wallet('alice', false))
+    const [first] = wrapper.findAll('[data-testid=review-warning]')
+    expect(first?.text()).toMatch(/^Danger: The transaction expired/)
+    expect(first?.attributes('role')).toBe('alert')
+    const submit = wrapper.get('[data-testid=sign-submit]')
+    expect(submit.attributes('disabled')).toBeDefined()
+    await wrapper.get('[data-testid=warnings-ack]').setValue(true)
+    expect(submit.attributes('disabled')).toBeUndefined()
+  })
+})
