@@ -1,0 +1,385 @@
+/**
+ * The whole story in a real browser against `marlowe-desk serve --ui` on the sandbox (issue 6, section 3):
+ * first run, faucet, an escrow from the template with its roles held by three wallets, review, sign, submit,
+ * confirmed; the buyer deposits and says everything is alright; the seller withdraws the payout through the
+ * offline path (review bundle → Offline screen → witness file → submitted → confirmed). Screenshots of each
+ * step go to out/e2e-screenshots/.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { sandboxWallet } from '../../src/chain/sandbox/wallets'
+import {
+  SCREENSHOT_DIR,
+  STEP_TIMEOUT_MS,
+  download,
+  freshDir,
+  launchChromium,
+  lovelaceIn,
+  missingPrerequisite,
+  screenshots,
+  startUiServer,
+  waitForText,
+  type UiServer
+} from './support'
+
+const PASSWORD = 'correct horse battery staple'
+/** Signing, submitting and waiting for a block: the slowest steps on two loaded cores. */
+const CONFIRM_TIMEOUT_MS = 60_000
+const TX_ID = /^[0-9a-f]{64}$/
+
+const bob = sandboxWallet('bob')
+const carol = sandboxWallet('carol')
+
+const missing = missingPrerequisite()
+let server: UiServer | undefined
+let browser: Browser | undefined
+let downloads: string | undefined
+
+beforeAll(async () => {
+  // Without Chromium or the built renderer there is nothing to start; each test then fails saying why.
+  if (missing !== undefined) return
+  downloads = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-files-'))
+  freshDir(SCREENSHOT_DIR)
+  server = await startUiServer()
+  browser = await launchChromium()
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+  if (downloads !== undefined) rmSync(downloads, { recursive: true, force: true })
+}, 30_000)
+
+function ready(): { server: UiServer; browser: Browser; downloads: string } {
+  if (missing !== undefined) throw new Error(missing)
+  if (server === undefined || browser === undefined || downloads === undefined) throw new Error('setup failed')
+  return { server, browser, downloads }
+}
+
+async function newPage(b: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await b.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    acceptDownloads: true
+  })
+  context.setDefaultTimeout(STEP_TIMEOUT_MS)
+  return { context, page: await context.newPage() }
+}
+
+describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
+  test('a wrong or missing token shows the engine as unreachable; the page is served with a strict CSP', async () => {
+    const { server, browser } = ready()
+    const origin = new URL(server.link).origin
+    const { context, page } = await newPage(browser)
+    const shot = screenshots(page, SCREENSHOT_DIR, 'token')
+    try {
+      const response = await page.goto(`${origin}/ui/#token=not-the-token`)
+      const csp = response?.headers()['content-security-policy'] ?? ''
+      expect(csp).toContain("default-src 'self'")
+      expect(csp).toContain("script-src 'self'")
+      expect(csp).toContain("connect-src 'self'")
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(csp).not.toContain('unsafe-inline')
+
+      await page.getByTestId('engine-unreachable').waitFor()
+      await waitForText(page.getByTestId('error'), 'refused this page’s access token')
+      // Nothing else is shown without the engine: no header, no screens.
+      expect(await page.getByTestId('network-badge').count()).toBe(0)
+      await shot('wrong-token')
+
+      // A fresh tab without any token (nothing kept in this tab's session storage).
+      const bare = await context.newPage()
+      await bare.goto(`${origin}/ui/`)
+      await waitForText(bare.getByTestId('error'), 'The engine wants an access token')
+      await bare.close()
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('the whole story: first run, faucet, escrow, review, sign, deposit, choose, withdraw offline', async () => {
+    const { server, browser, downloads } = ready()
+    const { context, page } = await newPage(browser)
+    const shot = screenshots(page, SCREENSHOT_DIR, 'story')
+    const pageErrors: string[] = []
+    page.on('pageerror', (e) => pageErrors.push(e.message))
+    // Uncaught exceptions and console errors (CSP violations among them) fail the story.
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text())
+    })
+    const byId = (id: string) => page.getByTestId(id)
+    const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name })
+
+    async function step(name: string, work: () => Promise<void>): Promise<void> {
+      try {
+        await work()
+      } catch (e) {
+        await shot(`FAILED-${name}`).catch(() => undefined)
+        throw new Error(`step "${name}" failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+      }
+    }
+
+    async function selectWallet(name: string): Promise<void> {
+      await byId('wallet-picker').selectOption({ label: name })
+    }
+
+    /** Reads the review's transaction id from the Raw tab, then goes back to the outputs. */
+    async function reviewTxId(): Promise<string> {
+      await byId('tab-raw').click()
+      const txId = (await byId('review-txid').textContent())?.trim() ?? ''
+      await byId('tab-outputs').click()
+      expect(txId).toMatch(TX_ID)
+      return txId
+    }
+
+    /** Sam's balance change in the review's net effect (0 when Sam takes no part), as lovelace. */
+    let samTotal = 0n
+    async function countSamsNetEffect(): Promise<void> {
+      const row = byId('net-effect')
+        .locator('.row')
+        .filter({ hasText: /^\s*Sam\b/ })
+      if ((await row.count()) > 0) samTotal += lovelaceIn((await row.textContent()) ?? '')
+    }
+
+    /** Signs with the password (the engine locks the wallet after each signature) and waits for confirmation. */
+    async function signAndConfirm(): Promise<void> {
+      const submit = byId('sign-submit')
+      await submit.waitFor()
+      if (await byId('warnings-ack').isVisible()) await byId('warnings-ack').check()
+      if (await byId('sign-password').isVisible()) await byId('sign-password').fill(PASSWORD)
+      await submit.click()
+      await byId('tx-confirmed').waitFor({ timeout: CONFIRM_TIMEOUT_MS })
+      expect((await byId('tx-status').textContent())?.trim()).toBe('confirmed')
+    }
+
+    let contractId = ''
+    let samAddress = ''
+
+    try {
+      await step('first run: create a wallet', async () => {
+        await page.goto(server.link)
+        await byId('first-run').waitFor()
+        await waitForText(byId('network-badge'), 'sandbox')
+        // The token is taken out of the address bar as soon as the page has read it.
+        expect(page.url()).not.toContain('token=')
+        await shot('first-run')
+
+        await byId('wallet-name').fill('Sam')
+        await byId('wallet-password').fill(PASSWORD)
+        await byId('wallet-password-again').fill(PASSWORD)
+        await byId('wallet-create').click()
+        await byId('recovery-phrase').waitFor()
+        const words = await byId('recovery-word').allTextContents()
+        expect(words).toHaveLength(24)
+        expect(await byId('recovery-done').isDisabled()).toBe(true)
+        await shot('recovery-phrase')
+        await byId('recovery-confirm').check()
+        await byId('recovery-done').click()
+
+        await byId('wallet-view').waitFor()
+        await heading('Sam').waitFor()
+        // Shown once: the phrase is gone for good, and the first-run screen offers to add another wallet.
+        expect(await byId('recovery-word').count()).toBe(0)
+        samAddress = (await byId('wallet-address').textContent())?.trim() ?? ''
+        expect(samAddress).toMatch(/^addr_test1/)
+        await byId('wallet-qr').waitFor()
+      })
+
+      await step('faucet', async () => {
+        await byId('faucet').click()
+        await byId('faucet-done').waitFor({ timeout: CONFIRM_TIMEOUT_MS })
+        await waitForText(byId('wallet-ada'), /^\s*1,000 ada\s*$/)
+        await shot('wallet-funded')
+      })
+
+      await step('restore the other parties from their sandbox phrases', async () => {
+        for (const [name, wallet] of [
+          ['Bob', bob],
+          ['Carol', carol]
+        ] as const) {
+          await byId('add-wallet').click()
+          await heading('Add a wallet').waitFor()
+          await byId('tab-restore').click()
+          await page.getByLabel('Wallet name').fill(name)
+          await byId('restore-phrase').fill(wallet.mnemonic)
+          await byId('wallet-password').fill(PASSWORD)
+          await byId('wallet-password-again').fill(PASSWORD)
+          if (name === 'Bob') await shot('restore-bob')
+          await byId('wallet-restore').click()
+          await heading(name).waitFor()
+          await waitForText(byId('wallet-address'), wallet.address)
+        }
+        await selectWallet('Sam')
+        await heading('Sam').waitFor()
+      })
+
+      await step('escrow from the template, roles to three wallets', async () => {
+        await byId('nav-new-contract').click()
+        await byId('new-contract-view').waitFor()
+        await byId('template-escrow').check()
+        await byId('escrow-form').waitFor()
+        await byId('field-escrow-price').fill('25')
+        await waitForText(byId('template-ok'), 'role tokens Seller, Buyer, Mediator')
+        // Every role goes to the wallet in use unless told otherwise.
+        expect(await byId('role-recipient-Seller').inputValue()).toBe(samAddress)
+        await byId('role-recipient-Buyer').fill(bob.address)
+        await byId('role-recipient-Mediator').fill(carol.address)
+        await byId('contract-tags').fill('escrow, e2e')
+        await shot('new-escrow')
+        await byId('create-review').click()
+      })
+
+      await step('review the new contract', async () => {
+        await byId('review-view').waitFor()
+        await heading('Review: Open a contract').waitFor()
+        const summary = byId('review-summary')
+        await waitForText(summary, 'Opens a Marlowe contract.')
+        await waitForText(summary, /You pay a [\d.]+ ada fee and deposit [\d.]+ ada into the contract/)
+        await waitForText(summary, /Mints 3 role tokens: .*“Seller” to your wallet “Sam”/)
+        await waitForText(summary, /“Buyer” to your wallet “Bob”/)
+        await waitForText(summary, /“Mediator” to your wallet “Carol”/)
+        await waitForText(byId('net-effect'), /Sam\s*−[\d.,]+ ada/)
+        await shot('review-create')
+        await byId('tab-mint').click()
+        await waitForText(byId('review-panel'), 'Mediator')
+        await byId('tab-marlowe').click()
+        await waitForText(byId('review-panel'), /Buyer/)
+        await shot('review-create-marlowe-tab')
+        await reviewTxId()
+        await countSamsNetEffect()
+      })
+
+      await step('sign, submit, confirmed', async () => {
+        await signAndConfirm()
+        await shot('create-confirmed')
+        await byId('open-contract').click()
+        await byId('contract-detail').waitFor()
+        contractId = (await byId('contract-id').textContent())?.trim() ?? ''
+        expect(contractId).toMatch(/^[0-9a-f]{64}#\d+$/)
+        await waitForText(byId('contract-status'), 'confirmed')
+        await waitForText(byId('contract-tree'), /Buyer.* deposits 25 ada/)
+        // The seller can do nothing until the buyer has paid.
+        await byId('nothing-to-do').waitFor()
+        await shot('contract-created')
+      })
+
+      await step('the buyer deposits', async () => {
+        await selectWallet('Bob')
+        const deposit = byId('deposit-action')
+        await waitForText(deposit, /Buyer.* deposits .*25 ada/)
+        await shot('buyer-deposit-action')
+        await byId('deposit-apply').click()
+        await heading('Review: Act in a contract').waitFor()
+        await waitForText(byId('review-summary'), /In the contract, .*deposits 25 ada/)
+        await countSamsNetEffect()
+        await signAndConfirm()
+        await byId('open-contract').click()
+        await byId('contract-detail').waitFor()
+        await waitForText(byId('contract-state'), /Seller’s account\s*25 ada/)
+        // The history lists the transactions that applied inputs, not the one that created the contract.
+        await waitForText(byId('history-item'), 'Buyer deposits 25 ada into Seller’s account')
+        expect(await byId('history-item').count()).toBe(1)
+      })
+
+      await step('the buyer says everything is alright', async () => {
+        const choice = byId('choice-action').filter({ hasText: 'Everything is alright' })
+        await choice.waitFor()
+        expect(await byId('choice-action').count()).toBe(2)
+        expect(await choice.getByTestId('choice-value').inputValue()).toBe('0')
+        await shot('buyer-choices')
+        await choice.getByTestId('choice-apply').click()
+        await heading('Review: Act in a contract').waitFor()
+        await waitForText(byId('review-summary'), /Everything is alright.*then the contract closes/)
+        // Closing refunds the contract's deposit to Sam, who opened it.
+        await countSamsNetEffect()
+        await signAndConfirm()
+        await byId('open-contract').click()
+        await byId('contract-detail').waitFor()
+        await waitForText(byId('contract-open-state'), 'closed')
+        await waitForText(byId('unclaimed-payouts'), /Role “Seller”: 25 ada/)
+        // Bob holds the buyer's token, which is paid nothing.
+        await waitForText(byId('payouts-panel'), 'No payouts for this wallet’s roles.')
+        await shot('contract-closed')
+      })
+
+      let withdrawTxId = ''
+      let bundle = { path: '', name: '' }
+      await step('the seller exports the withdrawal for offline signing', async () => {
+        await selectWallet('Sam')
+        const payout = byId('payout-item')
+        await waitForText(payout, /Role “Seller”: 25 ada/)
+        await shot('seller-payout')
+        await byId('withdraw').click()
+        await heading('Review: Withdraw payouts').waitFor()
+        await waitForText(byId('review-summary'), 'Withdraws the payout of role “Seller”.')
+        withdrawTxId = await reviewTxId()
+        await countSamsNetEffect()
+        const unsigned = await download(page, byId('export-unsigned'), downloads)
+        expect(readFileSync(unsigned.path, 'utf8')).toContain('cborHex')
+        bundle = await download(page, byId('export-bundle'), downloads)
+        await shot('review-withdraw')
+
+        // The unsigned transaction alone can be reviewed on the Offline screen, as the same transaction.
+        await byId('nav-offline').click()
+        await byId('offline-view').waitFor()
+        await byId('import-tx').setInputFiles(unsigned.path)
+        await heading('Review: Imported transaction').waitFor()
+        expect(await reviewTxId()).toBe(withdrawTxId)
+      })
+
+      let witness = { path: '', name: '' }
+      await step('offline: import the bundle, sign into a witness file', async () => {
+        await byId('nav-offline').click()
+        await byId('offline-view').waitFor()
+        await shot('offline')
+        await byId('import-tx').setInputFiles(bundle.path)
+        await heading('Review: Imported transaction').waitFor()
+        await waitForText(byId('review-summary'), 'Withdraws the payout of role “Seller”.')
+        expect(await reviewTxId()).toBe(withdrawTxId)
+        if (await byId('sign-password').isVisible()) await byId('sign-password').fill(PASSWORD)
+        witness = await download(page, byId('sign-offline'), downloads)
+        await waitForText(byId('witness-saved'), witness.name)
+        await shot('witness-saved')
+      })
+
+      await step('offline: submit the witness, confirmed', async () => {
+        await byId('nav-offline').click()
+        await byId('offline-view').waitFor()
+        expect(await byId('witness-txid').inputValue()).toBe(withdrawTxId)
+        await byId('import-witness').setInputFiles(witness.path)
+        await waitForText(byId('witness-file'), witness.name)
+        await byId('witness-submit').click()
+        await byId('tx-confirmed').waitFor({ timeout: CONFIRM_TIMEOUT_MS })
+        await shot('witness-confirmed')
+      })
+
+      await step('afterwards: payout withdrawn, contract closed', async () => {
+        await byId('nav-contracts').click()
+        await byId('contracts-view').waitFor()
+        await waitForText(byId('contract-row'), 'escrow')
+        expect(await byId('contract-row').count()).toBe(1)
+        await byId('contract-row').getByRole('link').click()
+        await byId('contract-detail').waitFor()
+        await waitForText(byId('contract-id'), contractId)
+        await waitForText(byId('payouts-panel'), 'No payouts for this wallet’s roles.')
+        expect(await byId('unclaimed-payouts').count()).toBe(0)
+        expect(await byId('history-item').count()).toBe(2)
+        await shot('contract-final')
+        // What every review said Sam would gain or lose is what Sam's balance did.
+        await byId('nav-wallet').click()
+        await waitForText(byId('wallet-token'), 'Seller')
+        await byId('wallet-ada').waitFor()
+        expect(lovelaceIn((await byId('wallet-ada').textContent()) ?? '')).toBe(1_000_000_000n + samTotal)
+        await shot('wallet-final')
+      })
+
+      expect(pageErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
+  }, 240_000)
+})

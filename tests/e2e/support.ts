@@ -1,0 +1,156 @@
+/**
+ * End-to-end support: Debian's Chromium driven by playwright-core, against the renderer that
+ * `marlowe-desk serve --ui` serves on the sandbox, with a screenshot at each step of the story.
+ */
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { cliPath } from '../cli/run-cli'
+import { exitOf, spawnServe } from '../cli/serve-process'
+
+export const REPO = resolve(__dirname, '../..')
+export const CHROMIUM = '/usr/bin/chromium'
+export const RENDERER_DIR = join(REPO, 'out/renderer')
+export const SCREENSHOT_DIR = join(REPO, 'out/e2e-screenshots')
+
+/** Generous: two loaded cores build, evaluate and sign Plutus transactions while the browser renders. */
+export const STEP_TIMEOUT_MS = 30_000
+
+/** Why the end-to-end tests cannot run here (they then fail with it, never skip), or undefined. */
+export function missingPrerequisite(): string | undefined {
+  if (!existsSync(CHROMIUM)) {
+    return (
+      `The end-to-end tests need Debian's Chromium at ${CHROMIUM}, which is missing. ` +
+      '.ci/run installs it (apt-get install chromium); install it the same way to run these tests here.'
+    )
+  }
+  if (!existsSync(join(RENDERER_DIR, 'index.html'))) {
+    return `The end-to-end tests need the built renderer in ${RENDERER_DIR}: run npm run build first.`
+  }
+  return undefined
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update'
+    ]
+  })
+}
+
+export interface UiServer {
+  readonly child: ChildProcess
+  /** The link `serve --ui` printed, token fragment included. */
+  readonly link: string
+  stop(): Promise<void>
+}
+
+/**
+ * `marlowe-desk serve --ui` on a fresh sandbox, built from the current sources, once it has printed the link to
+ * its page; a server that does not get there is stopped rather than left behind.
+ */
+export async function startUiServer(): Promise<UiServer> {
+  const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-'))
+  const child = spawnServe(['--data', data, '--ui', '--ui-dir', RENDERER_DIR])
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    await exitOf(child)
+    rmSync(data, { recursive: true, force: true })
+    removeBuiltCli()
+  }
+  let out = ''
+  let err = ''
+  child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))
+  try {
+    const link = await new Promise<string>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`serve --ui did not start in 30 s:\n${out}\n${err}`)), 30_000)
+      child.stdout?.on('data', (b: Buffer) => {
+        out += b.toString('utf8')
+        if (!/^listening \d+$/m.test(out)) return
+        clearTimeout(timer)
+        const printed = /^Marlowe Desk in your browser: (http:\/\/127\.0\.0\.1:\d+\/ui\/#token=\S+)$/m.exec(out)?.[1]
+        if (printed === undefined) fail(new Error(`serve --ui printed no link to the page:\n${out}`))
+        else done(printed)
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        fail(new Error(`serve --ui exited with ${code}:\n${out}\n${err}`))
+      })
+    })
+    return { child, link, stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
+}
+
+/** The CLI bundle that `startServe` had `cliPath()` build into a temporary directory (rebuilt if asked again). */
+function removeBuiltCli(): void {
+  try {
+    rmSync(dirname(cliPath()), { recursive: true, force: true })
+  } catch {
+    // The build itself failed: nothing was left behind.
+  }
+}
+
+/** The first ada amount in `text` as the page writes it ("−3.659829 ada", "1,022.5 ada"), in lovelace. */
+export function lovelaceIn(text: string): bigint {
+  const m = /([+−-]?)([\d,]+)(?:\.(\d{1,6}))? ada/.exec(text)
+  if (m === null) throw new Error(`no ada amount in: ${text}`)
+  const lovelace = BigInt((m[2] ?? '').replace(/,/g, '')) * 1_000_000n + BigInt((m[3] ?? '').padEnd(6, '0'))
+  return m[1] === '' || m[1] === '+' ? lovelace : -lovelace
+}
+
+export function freshDir(dir: string): string {
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  return dir
+}
+
+/** Numbered full-page screenshots (`<prefix>-01-<name>.png`), in the order the test takes them. */
+export function screenshots(page: Page, dir: string, prefix: string): (name: string) => Promise<string> {
+  let n = 0
+  return async (name) => {
+    n += 1
+    const slug = name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+    const file = join(dir, `${prefix}-${String(n).padStart(2, '0')}-${slug}.png`)
+    await page.screenshot({ path: file, fullPage: true })
+    return file
+  }
+}
+
+/** Waits until the locator shows text matching `pattern` (Playwright's auto-waiting, no polling of our own). */
+export async function waitForText(
+  locator: Locator,
+  pattern: RegExp | string,
+  timeout = STEP_TIMEOUT_MS
+): Promise<void> {
+  try {
+    await locator.filter({ hasText: pattern }).first().waitFor({ state: 'visible', timeout })
+  } catch (e) {
+    const shown = await locator
+      .first()
+      .textContent({ timeout: 1000 })
+      .catch(() => '(not there)')
+    throw new Error(`expected ${String(pattern)} in ${locator.toString()}; it shows: ${shown ?? ''}`, { cause: e })
+  }
+}
+
+/** Clicks `trigger` and returns the file the page downloads, saved into `dir`. */
+export async function download(page: Page, trigger: Locator, dir: string): Promise<{ path: string; name: string }> {
+  const [file] = await Promise.all([page.waitForEvent('download', { timeout: STEP_TIMEOUT_MS }), trigger.click()])
+  const name = file.suggestedFilename()
+  const path = join(dir, name)
+  await file.saveAs(path)
+  return { path, name }
+}
