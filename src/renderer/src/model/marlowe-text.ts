@@ -1,16 +1,27 @@
 /**
  * Marlowe terms as short English: parties, tokens, amounts, values, observations, inputs and payments. Used by
  * the contract tree, the action forms, the history and the review summary, so each says a thing the same way.
+ * Given the user's wallets by address (`OwnAddresses`), a party at one of them is named as the review names it.
  */
 import type { ChoiceId, Input, Observation, Party, Payee, Payment, Token, Value } from '../../../core/marlowe/types'
 import { formatAda, formatQuantity } from '../format/amounts'
 import { shorten } from '../format/text'
 
+/** Payment address → the name of the user's wallet there. */
+export type OwnAddresses = ReadonlyMap<string, string>
+
 export const isAda = (t: Token): boolean => t.currencySymbol === '' && t.tokenName === ''
 
-/** A role by its name, an address shortened. */
-export function partyText(p: Party): string {
-  return p.type === 'Role' ? p.role : shorten(p.address, 14, 6)
+/** One of the user's wallets, by name when known: "your wallet “Sam”". */
+export function ownWalletText(name: string | undefined): string {
+  return name === undefined ? 'your wallet' : `your wallet “${name}”`
+}
+
+/** A role by its name, an address of one of the user's wallets by the wallet, another address shortened. */
+export function partyText(p: Party, own?: OwnAddresses): string {
+  if (p.type === 'Role') return p.role
+  const wallet = own?.get(p.address)
+  return wallet === undefined ? shorten(p.address, 14, 6) : ownWalletText(wallet)
 }
 
 export function tokenText(t: Token): string {
@@ -22,37 +33,39 @@ export function amountText(n: bigint, t: Token): string {
   return isAda(t) ? formatAda(n) : `${formatQuantity(n)} ${tokenText(t)}`
 }
 
-export function choiceText(c: ChoiceId): string {
-  return `“${c.name}” by ${partyText(c.owner)}`
+export function choiceText(c: ChoiceId, own?: OwnAddresses): string {
+  return `“${c.name}” by ${partyText(c.owner, own)}`
 }
 
-export function accountText(p: Party): string {
-  return `${partyText(p)}’s account`
+export function accountText(p: Party, own?: OwnAddresses): string {
+  const owner = partyText(p, own)
+  // "your wallet “Sam”’s account" reads badly, so a wallet's account is said the other way round.
+  return p.type === 'Address' && own?.has(p.address) === true ? `the account of ${owner}` : `${owner}’s account`
 }
 
-export function payeeText(p: Payee): string {
-  return p.type === 'Party' ? partyText(p.party) : accountText(p.account)
+export function payeeText(p: Payee, own?: OwnAddresses): string {
+  return p.type === 'Party' ? partyText(p.party, own) : accountText(p.account, own)
 }
 
 /** A value; constants are amounts of `token` when the value is an amount of it (deposits, payments). */
-export function valueText(v: Value, token?: Token): string {
+export function valueText(v: Value, token?: Token, own?: OwnAddresses): string {
   if (typeof v === 'bigint') return token === undefined ? formatQuantity(v) : amountText(v, token)
   switch (v.type) {
     case 'AvailableMoney':
-      return `${tokenText(v.token)} in ${accountText(v.account)}`
+      return `${tokenText(v.token)} in ${accountText(v.account, own)}`
     case 'NegValue':
-      return `−(${valueText(v.value, token)})`
+      return `−(${valueText(v.value, token, own)})`
     case 'AddValue':
-      return `${valueText(v.left, token)} + ${valueText(v.right, token)}`
+      return `${valueText(v.left, token, own)} + ${valueText(v.right, token, own)}`
     case 'SubValue':
-      return `${valueText(v.left, token)} − (${valueText(v.right, token)})`
+      return `${valueText(v.left, token, own)} − (${valueText(v.right, token, own)})`
     // A product or quotient has one scalar operand, and which one is not known: both stay plain numbers.
     case 'MulValue':
-      return `(${valueText(v.left)}) × (${valueText(v.right)})${token === undefined ? '' : ` ${tokenText(token)}`}`
+      return `(${valueText(v.left, undefined, own)}) × (${valueText(v.right, undefined, own)})${token === undefined ? '' : ` ${tokenText(token)}`}`
     case 'DivValue':
-      return `(${valueText(v.left)}) ÷ (${valueText(v.right)})${token === undefined ? '' : ` ${tokenText(token)}`}`
+      return `(${valueText(v.left, undefined, own)}) ÷ (${valueText(v.right, undefined, own)})${token === undefined ? '' : ` ${tokenText(token)}`}`
     case 'ChoiceValue':
-      return `the number chosen for ${choiceText(v.choice)}`
+      return `the number chosen for ${choiceText(v.choice, own)}`
     case 'TimeIntervalStart':
       return 'the start of the transaction’s time interval'
     case 'TimeIntervalEnd':
@@ -60,46 +73,46 @@ export function valueText(v: Value, token?: Token): string {
     case 'UseValue':
       return `the value “${v.id}”`
     case 'Cond':
-      return `(if ${observationText(v.observation)} then ${valueText(v.then, token)} else ${valueText(v.else, token)})`
+      return `(if ${observationText(v.observation, own)} then ${valueText(v.then, token, own)} else ${valueText(v.else, token, own)})`
   }
 }
 
-export function observationText(o: Observation): string {
+export function observationText(o: Observation, own?: OwnAddresses): string {
   if (typeof o === 'boolean') return o ? 'true' : 'false'
   switch (o.type) {
     case 'AndObs':
-      return `(${observationText(o.left)} and ${observationText(o.right)})`
+      return `(${observationText(o.left, own)} and ${observationText(o.right, own)})`
     case 'OrObs':
-      return `(${observationText(o.left)} or ${observationText(o.right)})`
+      return `(${observationText(o.left, own)} or ${observationText(o.right, own)})`
     case 'NotObs':
-      return `not ${observationText(o.observation)}`
+      return `not ${observationText(o.observation, own)}`
     case 'ChoseSomething':
-      return `a choice was made for ${choiceText(o.choice)}`
+      return `a choice was made for ${choiceText(o.choice, own)}`
     case 'ValueGE':
-      return `${valueText(o.left)} ≥ ${valueText(o.right)}`
+      return `${valueText(o.left, undefined, own)} ≥ ${valueText(o.right, undefined, own)}`
     case 'ValueGT':
-      return `${valueText(o.left)} > ${valueText(o.right)}`
+      return `${valueText(o.left, undefined, own)} > ${valueText(o.right, undefined, own)}`
     case 'ValueLT':
-      return `${valueText(o.left)} < ${valueText(o.right)}`
+      return `${valueText(o.left, undefined, own)} < ${valueText(o.right, undefined, own)}`
     case 'ValueLE':
-      return `${valueText(o.left)} ≤ ${valueText(o.right)}`
+      return `${valueText(o.left, undefined, own)} ≤ ${valueText(o.right, undefined, own)}`
     case 'ValueEQ':
-      return `${valueText(o.left)} = ${valueText(o.right)}`
+      return `${valueText(o.left, undefined, own)} = ${valueText(o.right, undefined, own)}`
   }
 }
 
-export function inputText(input: Input): string {
+export function inputText(input: Input, own?: OwnAddresses): string {
   const c = input.content
   switch (c.type) {
     case 'IDeposit':
-      return `${partyText(c.party)} deposits ${amountText(c.amount, c.token)} into ${accountText(c.account)}`
+      return `${partyText(c.party, own)} deposits ${amountText(c.amount, c.token)} into ${accountText(c.account, own)}`
     case 'IChoice':
-      return `${partyText(c.choice.owner)} chooses ${formatQuantity(c.chosen)} for “${c.choice.name}”`
+      return `${partyText(c.choice.owner, own)} chooses ${formatQuantity(c.chosen)} for “${c.choice.name}”`
     case 'INotify':
       return 'the contract is notified'
   }
 }
 
-export function paymentText(p: Payment): string {
-  return `${amountText(p.amount, p.token)} from ${accountText(p.from)} to ${payeeText(p.to)}`
+export function paymentText(p: Payment, own?: OwnAddresses): string {
+  return `${amountText(p.amount, p.token)} from ${accountText(p.from, own)} to ${payeeText(p.to, own)}`
 }

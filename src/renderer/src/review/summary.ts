@@ -9,7 +9,7 @@ import { formatAda, formatQuantity } from '../format/amounts'
 import { toJson } from '../format/json'
 import { shorten } from '../format/text'
 import { formatTime } from '../format/time'
-import { inputText, paymentText } from '../model/marlowe-text'
+import { inputText, ownWalletText, paymentText, type OwnAddresses } from '../model/marlowe-text'
 import { readPayment } from '../model/runtime'
 
 /** Wallet id (as the review names it) → the name to show. */
@@ -17,7 +17,7 @@ export type WalletNames = ReadonlyMap<string, string>
 
 function addressLabel(address: AddressView, names: WalletNames): string {
   if (address.owner === 'own')
-    return address.wallet === undefined ? 'your wallet' : `your wallet “${walletName(address.wallet, names)}”`
+    return ownWalletText(address.wallet === undefined ? undefined : walletName(address.wallet, names))
   if (address.scriptName !== undefined) return `the ${scriptLabel(address.scriptName)}`
   return shorten(address.text, 16, 6)
 }
@@ -37,18 +37,19 @@ export function scriptLabel(name: string): string {
   }
 }
 
-export function summarizeReview(review: TxReview, names: WalletNames): string[] {
-  const sentences = [...purpose(review), cost(review)]
+/** `own` names the Marlowe parties at the user's wallets' addresses, as the contract screens do. */
+export function summarizeReview(review: TxReview, names: WalletNames, own?: OwnAddresses): string[] {
+  const sentences = [...purpose(review, own), cost(review)]
   for (const mint of review.mint) sentences.push(...mintSentences(review, mint, names))
   const end = review.validity.end?.posixMs
   if (end !== undefined) sentences.push(`Valid until ${formatTime(end)}; after that it can no longer be submitted.`)
   return sentences
 }
 
-function purpose(review: TxReview): string[] {
+function purpose(review: TxReview, own: OwnAddresses | undefined): string[] {
   const out: string[] = []
   if (review.marlowe.created.length > 0) out.push('Opens a Marlowe contract.')
-  for (const step of review.marlowe.steps) out.push(stepSentence(step))
+  for (const step of review.marlowe.steps) out.push(stepSentence(step, own))
   for (const w of review.marlowe.withdrawals) {
     out.push(w.role === undefined ? 'Withdraws a Marlowe payout.' : `Withdraws the payout of role “${w.role}”.`)
   }
@@ -56,13 +57,13 @@ function purpose(review: TxReview): string[] {
   return out
 }
 
-function stepSentence(step: MarloweStepView): string {
-  const inputs = step.inputs.map((json, i) => inputText(decodeInput(toJson(json), `inputs[${i}]`)))
+function stepSentence(step: MarloweStepView, own: OwnAddresses | undefined): string {
+  const inputs = step.inputs.map((json, i) => inputText(decodeInput(toJson(json), `inputs[${i}]`), own))
   const what = inputs.length === 0 ? 'Advances the contract past a deadline' : `In the contract, ${inputs.join('; ')}`
   const r = step.result
   if (r.type === 'error') return `${what} — but the contract rejects it: ${stringifyJson(toJson(r.error))}.`
   if (r.type === 'not-run') return `${what}. (What the contract then does could not be checked: ${r.reason}.)`
-  const payments = r.payments.map((p, i) => paymentText(readPayment(p, `payments[${i}]`)))
+  const payments = r.payments.map((p, i) => paymentText(readPayment(p, `payments[${i}]`), own))
   const pays = payments.length === 0 ? '' : `; it pays ${payments.join('; ')}`
   return `${what}${pays}${r.closes ? '; then the contract closes' : ''}.`
 }

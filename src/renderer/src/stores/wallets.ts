@@ -10,10 +10,20 @@ export const useWalletsStore = defineStore('wallets', () => {
   const loaded = ref(false)
   const selectedId = ref<string | undefined>(undefined)
   const balance = ref<WalletBalance | undefined>(undefined)
+  /**
+   * The wallet just created whose recovery phrase is on screen and not yet confirmed as written down. Only its id
+   * is kept here: the phrase itself stays in the component showing it. Until it is confirmed the app treats the
+   * wallet as not added yet (no navigation, no wallet picker, the first-run heading unchanged).
+   */
+  const phrasePendingFor = ref<string | undefined>(undefined)
 
   const selected = computed(() => wallets.value.find((w) => w.id === selectedId.value) ?? wallets.value[0])
   /** Wallet id → name, for the review's "your wallet" labels. */
   const names = computed(() => new Map(wallets.value.map((w) => [w.id, w.name])))
+  /** Payment address → wallet name, so contract parties and accounts at a wallet's address are named by it. */
+  const addressNames = computed(() => new Map(wallets.value.map((w) => [w.address, w.name])))
+  /** Whether a wallet other than one whose phrase is still on screen exists. */
+  const hasWallet = computed(() => wallets.value.some((w) => w.id !== phrasePendingFor.value))
 
   async function load(): Promise<void> {
     wallets.value = await desk['wallets.list']({})
@@ -37,11 +47,17 @@ export const useWalletsStore = defineStore('wallets', () => {
     return wallet
   }
 
-  /** Returns the recovery phrase, which the engine shows this once. */
+  /** Returns the recovery phrase, which the engine shows this once; the wallet waits for `phraseConfirmed`. */
   async function create(name: string, password: string, words: 12 | 15 | 24): Promise<readonly string[]> {
     const { wallet, mnemonic } = await desk['wallets.create']({ name, password, words })
+    phrasePendingFor.value = wallet.id
     added(wallet)
     return mnemonic
+  }
+
+  /** The new wallet's phrase is written down (or no longer on screen): the app may move on. */
+  function phraseConfirmed(): void {
+    phrasePendingFor.value = undefined
   }
 
   async function restore(name: string, password: string, mnemonic: string): Promise<void> {
@@ -81,10 +97,14 @@ export const useWalletsStore = defineStore('wallets', () => {
     loaded,
     selected,
     names,
+    addressNames,
+    hasWallet,
+    phrasePendingFor,
     balance,
     load,
     select,
     create,
+    phraseConfirmed,
     restore,
     watch,
     unlock,
