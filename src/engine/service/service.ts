@@ -181,15 +181,30 @@ export class MarloweService {
     this.inFlight.add(row.txId)
     try {
       this.store.recordSubmitAttempt(row.txId, signed)
-      await this.sendToNode(signed).catch((e: unknown) => {
-        // A definite refusal: the node does not have it, so there is nothing for the follower to look for.
-        if (e instanceof EngineError && e.kind === 'Forbidden') this.store.clearSubmitAttempt(row.txId)
-        throw e
-      })
+      try {
+        await this.sendToNode(signed)
+      } catch (e) {
+        if (!(e instanceof EngineError && e.kind === 'Forbidden')) throw e
+        // A refusal can mean the node already has this very tx (an earlier attempt whose answer was lost, or
+        // the wallet submitted it too): then the submit has happened and must not be forgotten.
+        if (!(await this.nodeHas(row.txId))) {
+          this.store.clearSubmitAttempt(row.txId)
+          throw e
+        }
+      }
       // The inputs stay reserved until the tx is confirmed: until then the ledger still lists them as unspent.
       if (!this.store.markSubmitted(row.txId, signed, this.now())) throw already()
     } finally {
       this.inFlight.delete(row.txId)
+    }
+  }
+
+  private async nodeHas(txId: string): Promise<boolean> {
+    try {
+      return (await this.provider.txStatus(txId)).status !== 'unknown'
+    } catch (e) {
+      if (e instanceof ChainError) return false
+      throw e
     }
   }
 

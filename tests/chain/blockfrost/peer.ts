@@ -3,6 +3,7 @@
  * `project_id` check (403), Blockfrost's error bodies (`{status_code, error, message}`), `count`/`page`
  * pagination, amounts as strings. State is canned per test; faults are scripted per path: statuses, delays,
  * dropped connections and malformed bodies, for a number of requests, after which the peer answers normally.
+ * `stop()` refuses connections until `restart()`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { hexToBytes } from '../../../src/core/bytes'
@@ -119,7 +120,7 @@ export class BlockfrostPeer {
   readonly requests: RecordedRequest[] = []
 
   private constructor(
-    private readonly server: Server,
+    private server: Server | undefined,
     /** The API root, as `baseUrl`. */
     readonly url: string,
     readonly projectId: string
@@ -132,8 +133,24 @@ export class BlockfrostPeer {
     return holder.peer
   }
 
+  /** Stops listening and drops every connection: clients are refused until `restart()`. */
+  async stop(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    if (server !== undefined) await shut(server)
+  }
+
+  /** Listens again, on the same port (same `url`, same state). */
+  async restart(): Promise<void> {
+    if (this.server !== undefined) return
+    const server = createServer((req, res) => void this.handle(req, res))
+    const port = Number(new URL(this.url).port)
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+    this.server = server
+  }
+
   close(): Promise<void> {
-    return shut(this.server)
+    return this.stop()
   }
 
   /** Requests to paths matching `pattern` (`METHOD /path`). */

@@ -6,7 +6,7 @@
  * Scriptable: the ledger state (protocol parameters, era summaries, UTxOs, genesis), a chain that grows
  * (`addBlock`) and rolls back (`rollBack`) under each connection's chain-sync cursor, a mempool with Ogmios'
  * snapshot semantics, and faults per method (`fault`: hang, drop the connection, answer raw text or a given
- * answer, hold the answer until released). `stop()` refuses connections until `restart()`.
+ * answer, hold the answer until released or discarded). `stop()` refuses connections until `restart()`.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
@@ -129,6 +129,13 @@ export class OgmiosPeer {
     if (index < 0) throw new Error(`no ${method} request is held`)
     const [{ session, request }] = this.held.splice(index, 1) as [{ session: Session; request: Request }]
     this.handle(session, request)
+  }
+
+  /** Forgets the oldest held request of `method` without answering it, as a node that never got round to it. */
+  discard(method: string): void {
+    const index = this.held.findIndex((h) => h.request.method === method)
+    if (index < 0) throw new Error(`no ${method} request is held`)
+    this.held.splice(index, 1)
   }
 
   requestsOf(method: string): Request[] {
