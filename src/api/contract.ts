@@ -115,6 +115,56 @@ export interface ImportedTx {
   readonly review: TxReview
 }
 
+/** How a real network is reached: exactly one of Ogmios or Blockfrost, and optionally cardano-submit-api. */
+export interface NodeSettings {
+  /** Ogmios v6 WebSocket URL (ws:// or wss://). */
+  readonly ogmios?: string
+  /** A Blockfrost project id, and the URL of a self-hosted instance when not Blockfrost's own. */
+  readonly blockfrost?: { readonly projectId: string; readonly url?: string }
+  /** cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost). */
+  readonly submitApi?: string
+}
+
+/** What the user chose in Settings; kept in a file in the app's data directory. */
+export interface DeskSettings {
+  readonly network: NetworkName
+  /** Empty on the sandbox (it is embedded). */
+  readonly node: NodeSettings
+  /** An unlocked wallet locks itself after this many minutes without use. */
+  readonly autoLockMinutes: number
+  /** The Runtime-compatible HTTP API on 127.0.0.1:port for other programs; off by default. */
+  readonly localApi: { readonly enabled: boolean; readonly port: number }
+}
+
+/** The local API server as it runs now. */
+export interface LocalApiState {
+  readonly listening: boolean
+  /** The base URL (without the token) while listening. */
+  readonly url?: string
+  /** The token other programs send as `Authorization: Bearer <token>`. */
+  readonly token?: string
+  /** Why it is not listening although enabled (for example, the port is taken), as a sentence. */
+  readonly problem?: string
+}
+
+export interface SettingsState {
+  readonly settings: DeskSettings
+  readonly localApi: LocalApiState
+  /** Set when the network and node cannot be changed here, with the reason (`serve --ui` fixes them by flags). */
+  readonly networkFixed?: string
+  /** Set when the local API cannot be switched here, with the reason. */
+  readonly localApiFixed?: string
+  /** A problem with the settings file (unreadable, so defaults are in use), as a sentence. */
+  readonly warning?: string
+}
+
+export interface ConnectionReport {
+  readonly network: NetworkName
+  readonly tip: { readonly slot: bigint; readonly blockNo: bigint; readonly blockHash: string }
+  /** What was checked, one sentence each ("Ogmios at … serves preprod."). */
+  readonly checks: readonly string[]
+}
+
 /** Every call: its name, request and response. */
 export interface DeskApi {
   'app.status': { request: Record<string, never>; response: AppStatus }
@@ -160,6 +210,12 @@ export interface DeskApi {
   'tx.signOffline': { request: { text: string; walletId: string; password?: string }; response: ExportedFile }
   /** Merges a witness file into a stored build and submits it. */
   'tx.submitWitness': { request: { txId: string; text: string }; response: { txId: string; status: TxStatusName } }
+
+  'settings.get': { request: Record<string, never>; response: SettingsState }
+  /** Validates and saves; a new network or node re-opens the engine on it (each network keeps its own builds). */
+  'settings.update': { request: DeskSettings; response: SettingsState }
+  /** Connects to the given node and reports its tip and network, changing nothing. */
+  'settings.testConnection': { request: { network: NetworkName; node: NodeSettings }; response: ConnectionReport }
 }
 
 export type DeskCall = keyof DeskApi
@@ -207,7 +263,10 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'tx.exportBundle',
   'tx.import',
   'tx.signOffline',
-  'tx.submitWitness'
+  'tx.submitWitness',
+  'settings.get',
+  'settings.update',
+  'settings.testConnection'
 ]
 
 /** What the transport's answer decodes to. */

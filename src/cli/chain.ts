@@ -4,11 +4,9 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import type { ChainProvider, NetworkName } from '../chain/provider'
-import { BlockfrostProvider } from '../chain/blockfrost'
-import { OgmiosProvider } from '../chain/ogmios'
+import type { NetworkName } from '../chain/provider'
+import { openNodeChain, type OpenedChain } from '../chain/open'
 import { SandboxProvider } from '../chain/sandbox'
-import { SubmitApiClient, withSubmitter } from '../chain/submit-api'
 import type { ResolvedOutput, ReviewProtocolParameters, SlotEra } from '../core/cardano/review/types'
 import { decodeTransaction } from '../core/cardano/tx'
 import { usageError } from './errors'
@@ -40,11 +38,7 @@ export interface ChainChoice {
   readonly 'submit-api'?: string
 }
 
-export interface OpenChain {
-  readonly provider: ChainProvider
-  readonly network: NetworkName
-  close(): Promise<void>
-}
+export type OpenChain = OpenedChain
 
 /** Where Marlowe Desk keeps its files: $MARLOWE_DESK_HOME, else ~/.marlowe-desk. */
 export function desktopHome(): string {
@@ -89,19 +83,19 @@ async function openNode(command: string, network: NetworkName, choice: ChainChoi
   if (choice['blockfrost-url'] !== undefined && choice.blockfrost === undefined) {
     throw usageError(`${command}: --blockfrost-url goes with --blockfrost PROJECT_ID`)
   }
-  let query: ChainProvider & { close?(): Promise<void> }
-  if (choice.ogmios !== undefined) {
-    query = await OgmiosProvider.connect({ url: choice.ogmios, network })
-  } else {
-    query = new BlockfrostProvider({
-      network,
-      projectId: choice.blockfrost ?? '',
-      ...(choice['blockfrost-url'] === undefined ? {} : { baseUrl: choice['blockfrost-url'] })
-    })
-  }
-  const submitApi = choice['submit-api']
-  const provider = submitApi === undefined ? query : withSubmitter(query, new SubmitApiClient({ url: submitApi }))
-  return { provider, network, close: async () => query.close?.() }
+  const blockfrost = choice.blockfrost
+  return openNodeChain(network, {
+    ...(choice.ogmios === undefined ? {} : { ogmios: choice.ogmios }),
+    ...(blockfrost === undefined
+      ? {}
+      : {
+          blockfrost: {
+            projectId: blockfrost,
+            ...(choice['blockfrost-url'] === undefined ? {} : { url: choice['blockfrost-url'] })
+          }
+        }),
+    ...(choice['submit-api'] === undefined ? {} : { submitApi: choice['submit-api'] })
+  })
 }
 
 export interface BundleContext {

@@ -1,29 +1,18 @@
 /**
- * The engine as the desktop app runs it, all under the app's data directory: the sandbox ledger, the keystore
- * and the service's SQLite file. Keys and decrypted secrets live here, in main, and never reach the window.
+ * The engine as the desktop app runs it, all under the app's data directory: the settings file, the keystore,
+ * the chain chosen in Settings (the sandbox by default) with its network's SQLite file, and the optional local
+ * API. Keys and decrypted secrets live here, in main, and never reach the window.
  */
-import { join } from 'node:path'
-import { SandboxProvider } from '../chain/sandbox'
-import { createDesk, type DeskHandlers } from '../engine/desk'
-import { Keystore } from '../engine/keys'
-import { openService } from '../engine/service'
+import { DeskHost } from '../engine/desk/host'
+import type { DeskHandlers } from '../engine/desk'
 
 export interface DeskEngine {
   readonly desk: DeskHandlers
-  /** Locks every wallet, stops following the chain and closes the files. */
+  /** Stops the local API, locks every wallet, stops following the chain and closes the files. */
   close(): Promise<void>
 }
 
 export async function openDeskEngine(dataDir: string, version: string): Promise<DeskEngine> {
-  const keystore = await Keystore.open({ dir: join(dataDir, 'keys') })
-  const provider = SandboxProvider.open({ dataDir: join(dataDir, 'sandbox') })
-  const opened = openService({ provider, databasePath: join(dataDir, 'service-sandbox.sqlite') })
-  return {
-    desk: createDesk({ service: opened.service, store: opened.store, keystore, version }),
-    async close() {
-      keystore.lockAll()
-      await opened.close()
-      await provider.close()
-    }
-  }
+  const host = await DeskHost.open({ dataDir, version })
+  return { desk: host.desk, close: () => host.close() }
 }

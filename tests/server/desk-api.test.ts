@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { DeskResult, WalletBalance, WalletSummary } from '../../src/api/contract'
+import type { DeskResult, SettingsState, WalletBalance, WalletSummary } from '../../src/api/contract'
 import { decodeWire, encodeWire } from '../../src/api/wire'
 import { SandboxProvider, sandboxWallet } from '../../src/chain/sandbox'
 import { createDesk } from '../../src/engine/desk'
@@ -251,6 +251,24 @@ describe('marlowe-desk serve --ui', () => {
         body: '{}'
       })
       expect(decodeWire(await status.text())).toMatchObject({ ok: true, value: { network: 'sandbox' } })
+
+      // Settings: the flags fix the network and this server is the local API; the auto-lock may change.
+      const settings = async (call: string, request: unknown): Promise<unknown> => {
+        const answer = await fetch(`${serve.base}/api/${call}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${serve.token}`, 'content-type': 'application/json', origin: serve.base },
+          body: encodeWire(request)
+        })
+        return decodeWire(await answer.text())
+      }
+      const got = (await settings('settings.get', {})) as DeskResult<SettingsState>
+      if (!got.ok) throw new Error(got.error.message)
+      expect(got.value.networkFixed).toMatch(/--network sandbox/)
+      expect(got.value.localApi).toEqual({ listening: true, url: `${serve.base}/`, token: serve.token })
+      const preview = { ...got.value.settings, network: 'preview', node: { ogmios: 'ws://127.0.0.1:1' } }
+      expect(await settings('settings.update', preview)).toMatchObject({ ok: false, error: { code: 'NetworkFixed' } })
+      const longer = { ...got.value.settings, autoLockMinutes: 42 }
+      expect(await settings('settings.update', longer)).toMatchObject({ ok: true, value: { settings: longer } })
     } finally {
       serve.child.kill('SIGTERM')
       await serve.exited()

@@ -2,34 +2,19 @@
  * `marlowe-desk serve`: the Runtime-compatible build/submit service over HTTP on 127.0.0.1, on the sandbox by
  * default or on a real network through a node interface. Runs until SIGINT/SIGTERM, then closes cleanly.
  */
-import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { createDesk } from '../../engine/desk'
-import { Keystore } from '../../engine/keys'
-import { openService, type OpenService } from '../../engine/service'
+import type { LocalApiState, NodeSettings } from '../../api/contract'
+import { apiToken } from '../../engine/desk/api-token'
+import { DeskHost } from '../../engine/desk/host'
+import { openService } from '../../engine/service'
 import { createServer, listen } from '../../server/app'
-import type { DeskHttpOptions } from '../../server/desk-routes'
 import { expectPositionals, parseOptions, type Command } from '../command'
-import { desktopHome, openChain, chainOptions } from '../chain'
+import { desktopHome, openChain, chainOptions, type ChainChoice, type OpenChain } from '../chain'
 import { usageError } from '../errors'
 import { version as VERSION } from '../../../package.json'
 
 const DEFAULT_PORT = 3780
-
-/** The API token kept in the data directory, readable by its owner only; made on first use. */
-function apiToken(dir: string): string {
-  const file = join(dir, 'api-token')
-  if (existsSync(file)) {
-    const token = readFileSync(file, 'utf8').trim()
-    if (token !== '') return token
-  }
-  mkdirSync(dir, { recursive: true })
-  const token = randomBytes(24).toString('base64url')
-  writeFileSync(file, `${token}\n`, { mode: 0o600 })
-  chmodSync(file, 0o600)
-  return token
-}
 
 function portOf(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PORT
@@ -47,10 +32,36 @@ function uiDirOf(given: string | undefined): string {
   return dir
 }
 
-/** The desktop app's API over this server, with the CLI's keystore (`keys` in the data directory). */
-async function deskOptions(opened: OpenService, home: string, uiDir: string): Promise<DeskHttpOptions> {
-  const keystore = await Keystore.open({ dir: join(home, 'keys') })
-  return { desk: createDesk({ service: opened.service, store: opened.store, keystore, version: VERSION }), uiDir }
+/** The node the flags chose, as Settings show it. */
+function nodeOf(choice: ChainChoice): NodeSettings {
+  const url = choice['blockfrost-url']
+  return {
+    ...(choice.ogmios === undefined ? {} : { ogmios: choice.ogmios }),
+    ...(choice.blockfrost === undefined
+      ? {}
+      : { blockfrost: { projectId: choice.blockfrost, ...(url === undefined ? {} : { url }) } }),
+    ...(choice['submit-api'] === undefined ? {} : { submitApi: choice['submit-api'] })
+  }
+}
+
+/**
+ * For `--ui`: the desk host on the chain the flags opened. Settings may change the auto-lock here, but not the
+ * network or node (the command line chose them) nor the local API (this server is it).
+ */
+function openUiHost(home: string, chain: OpenChain, choice: ChainChoice, api: () => LocalApiState): Promise<DeskHost> {
+  return DeskHost.open({
+    dataDir: home,
+    version: VERSION,
+    fixedChain: {
+      chain,
+      node: nodeOf(choice),
+      reason: `marlowe-desk serve was started with --network ${chain.network}; restart it with other flags to change the network or node`
+    },
+    fixedLocalApi: {
+      state: api,
+      reason: 'marlowe-desk serve is itself the local API; start it with another --port to move it'
+    }
+  })
 }
 
 function untilSignal(): Promise<string> {
@@ -89,7 +100,8 @@ kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, acr
   --verbose       log every request (JSON lines on stderr)
 
 Every request must carry the API token kept in DIR/api-token, as "Authorization: Bearer <token>" or by
-using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients that take only a base URL).`,
+using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients that take only a base URL).
+With --ui, the app's Settings can change the auto-lock; the network, node and port stay as these flags set them.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
       ...chainOptions,
@@ -106,20 +118,27 @@ using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients th
     const uiDir = values.ui === true ? uiDirOf(values['ui-dir']) : undefined
     const home = values.data ?? desktopHome()
     const chain = await openChain(this.name, values, { follow: true })
-    const opened = openService({
-      provider: chain.provider,
-      databasePath: join(home, `service-${chain.network}.sqlite`)
-    })
     const token = values['no-token'] === true ? undefined : apiToken(home)
+    let bound = 0
+    const apiState = (): LocalApiState => ({
+      listening: bound !== 0,
+      ...(bound === 0 ? {} : { url: `http://127.0.0.1:${bound}/` }),
+      ...(token === undefined ? {} : { token })
+    })
+    // With --ui, the desk host owns the service (and the keystore); without it, only the service runs.
+    const engine =
+      uiDir === undefined
+        ? openService({ provider: chain.provider, databasePath: join(home, `service-${chain.network}.sqlite`) })
+        : await openUiHost(home, chain, values, apiState)
     const app = createServer({
-      service: opened.service,
+      service: engine.service,
       ...(token === undefined ? {} : { token }),
       corsOrigins: values['cors-origin'] ?? [],
       logLevel: values.verbose === true ? 'info' : 'warn',
-      ...(uiDir === undefined ? {} : { desk: await deskOptions(opened, home, uiDir) })
+      ...(engine instanceof DeskHost && uiDir !== undefined ? { desk: { desk: engine.desk, uiDir } } : {})
     })
     try {
-      const bound = await listen(app, port)
+      bound = await listen(app, port)
       io.out(`marlowe-desk serving ${chain.network} on http://127.0.0.1:${bound}/`)
       if (token !== undefined) io.out(`base URL with the API token: http://127.0.0.1:${bound}/t/${token}/`)
       if (uiDir !== undefined) {
@@ -131,7 +150,7 @@ using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients th
       io.out(`${signal}: stopping`)
     } finally {
       await app.close()
-      await opened.close()
+      await engine.close()
       await chain.close()
     }
   }

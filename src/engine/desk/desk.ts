@@ -5,15 +5,30 @@
 import { SandboxProvider } from '../../chain/sandbox'
 import { contractCalls } from './contract-calls'
 import { DeskContext, type DeskOptions } from './context'
-import type { DeskHandlers } from './handlers'
+import { deskFailure } from './errors'
+import type { DeskHandlers, HandlersOf, SettingsCall } from './handlers'
 import { txCalls } from './tx-calls'
 import { walletCalls } from './wallet-calls'
 
-export type CreateDeskOptions = Omit<DeskOptions, 'sandbox'>
+export interface CreateDeskOptions extends Omit<DeskOptions, 'sandbox'> {
+  /** The host's `settings.*` (./host.ts); without a host they are refused. */
+  readonly settings?: HandlersOf<SettingsCall>
+}
+
+const unavailable = async (): Promise<never> => {
+  throw deskFailure('BadRequest', 'SettingsUnavailable', 'the settings cannot be changed from here')
+}
+
+const NO_SETTINGS: HandlersOf<SettingsCall> = {
+  'settings.get': unavailable,
+  'settings.update': unavailable,
+  'settings.testConnection': unavailable
+}
 
 export function createDesk(options: CreateDeskOptions): DeskHandlers {
-  const provider = options.service.provider
+  const { settings = NO_SETTINGS, ...rest } = options
+  const provider = rest.service.provider
   // The faucet and the clock are the sandbox's own; on a real network `sandbox.*` is refused.
-  const ctx = new DeskContext({ ...options, ...(provider instanceof SandboxProvider ? { sandbox: provider } : {}) })
-  return Object.freeze({ ...walletCalls(ctx), ...contractCalls(ctx), ...txCalls(ctx) })
+  const ctx = new DeskContext({ ...rest, ...(provider instanceof SandboxProvider ? { sandbox: provider } : {}) })
+  return Object.freeze({ ...walletCalls(ctx), ...contractCalls(ctx), ...txCalls(ctx), ...settings })
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { DeskCall, DeskRequest } from '../../api/contract'
+import { networkNodeSchema, settingsSchema } from './settings-file'
 
 const MAX_TEXT = 16 * 1024 * 1024
 const MAX_FAUCET_ADA = 100_000n
@@ -67,7 +68,11 @@ export const REQUEST_SCHEMAS: Schemas = {
   'tx.exportBundle': z.strictObject({ txId }),
   'tx.import': z.strictObject({ text }),
   'tx.signOffline': z.strictObject({ text, walletId, password: password.exactOptional() }),
-  'tx.submitWitness': z.strictObject({ txId, text })
+  'tx.submitWitness': z.strictObject({ txId, text }),
+
+  'settings.get': nothing,
+  'settings.update': settingsSchema,
+  'settings.testConnection': networkNodeSchema
 }
 
 /** The problems of a request, one readable line each (`path: what is wrong`). */
