@@ -31,6 +31,19 @@ const at = (offset: bigint): bigint => fromDateTimeLocal(toDateTimeLocal(NOW + o
 const ADDRESS = formatShelleyAddress({ mainnet: false, payment: { type: 'key', hash: '11'.repeat(28) } })
 const POLICY = 'ab'.repeat(28)
 
+/** The coupon bond the form builds from its defaults, but for its coupon interval. */
+const couponBondWithInterval = (couponInterval: bigint): ExampleContract =>
+  couponBond({
+    investor: role('Investor'),
+    issuer: role('Issuer'),
+    token: ADA,
+    principal: 100_000_000n,
+    coupon: 2_000_000n,
+    numberOfCoupons: 3n,
+    investmentDeadline: at(DAY),
+    couponInterval
+  })
+
 function mountForm(form: Component) {
   const wrapper = mount(form, { props: { now: NOW } })
   const last = (): ExampleContract | undefined => {
@@ -125,18 +138,7 @@ describe('template forms', () => {
         repaymentDeadline: at(30n * DAY)
       })
     )
-    expect(mountForm(CouponBondForm).last()).toEqual(
-      couponBond({
-        investor: role('Investor'),
-        issuer: role('Issuer'),
-        token: ADA,
-        principal: 100_000_000n,
-        coupon: 2_000_000n,
-        numberOfCoupons: 3n,
-        investmentDeadline: at(DAY),
-        couponInterval: 30n * DAY
-      })
-    )
+    expect(mountForm(CouponBondForm).last()).toEqual(couponBondWithInterval(30n * DAY))
     expect(mountForm(VestingForm).last()).toEqual(
       vesting({
         provider: role('Provider'),
@@ -154,17 +156,6 @@ describe('template forms', () => {
     const { wrapper, last } = mountForm(CouponBondForm)
     await wrapper.get('[data-testid=field-cb-interval]').setValue('1.5')
     await wrapper.get('#cb-interval-unit').setValue('hours')
-    expect(last()).toEqual(
-      couponBond({
-        investor: role('Investor'),
-        issuer: role('Issuer'),
-        token: ADA,
-        principal: 100_000_000n,
-        coupon: 2_000_000n,
-        numberOfCoupons: 3n,
-        investmentDeadline: at(DAY),
-        couponInterval: 90n * 60_000n
-      })
-    )
+    expect(last()).toEqual(couponBondWithInterval(90n * 60_000n))
   })
 })

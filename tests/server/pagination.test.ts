@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { JsonValue } from '../../src/core/json/lossless'
 import { encodeInput } from '../../src/core/marlowe/json/encode'
 import { T0, testWallet } from '../engine/build/support'
-import { witnessEnvelope } from '../engine/service/support'
 import {
   call,
   createBody,
   createConfirmed,
   expectApiError,
   objectOf,
+  signAndPut,
   startServer,
   stringOf,
   unsignedTxOf,
@@ -74,10 +74,7 @@ beforeAll(async () => {
     })
     expect(built.status, built.text).toBe(201)
     const txId = stringOf(objectOf(objectOf(built.json).resource).transactionId, 'transactionId')
-    const put = await call(server, 'PUT', `/contracts/${pct(chain)}/transactions/${txId}`, {
-      body: { ...witnessEnvelope(unsignedTxOf(built), [wallets[1]!]) }
-    })
-    expect(put.status, put.text).toBe(202)
+    await signAndPut(server, `/contracts/${pct(chain)}/transactions/${txId}`, unsignedTxOf(built), [wallets[1]!])
     await server.opened.follower.sync()
     applied.push(txId)
   }

@@ -615,23 +615,25 @@ function notifyContract(): JsonValue {
 
 describe('amounts above 2^53 stay exact', () => {
   const HUGE = 18446744073709551615n
+  /** Alice deposits HUGE lovelace within a day, or the contract closes. */
+  const hugeDeposit = (): JsonValue => ({
+    when: [
+      {
+        case: {
+          party: { address: alice.address },
+          deposits: HUGE,
+          of_token: { currency_symbol: '', token_name: '' },
+          into_account: { address: alice.address }
+        },
+        then: 'close'
+      }
+    ],
+    timeout: T0 + 86_400_000n,
+    timeout_continuation: 'close'
+  })
 
   test('a contract constant, a tag payload and a metadata integer of 2^64-1 read back exactly', async () => {
-    const contract: JsonValue = {
-      when: [
-        {
-          case: {
-            party: { address: alice.address },
-            deposits: HUGE,
-            of_token: { currency_symbol: '', token_name: '' },
-            into_account: { address: alice.address }
-          },
-          then: 'close'
-        }
-      ],
-      timeout: T0 + 86_400_000n,
-      timeout_continuation: 'close'
-    }
+    const contract = hugeDeposit()
     const a = await call(server, 'POST', '/contracts', {
       body: createBody(contract, { tags: { huge: HUGE }, metadata: { '9': { n: HUGE, m: -HUGE } } }),
       headers: walletHeaders(alice)
@@ -705,21 +707,7 @@ describe('amounts above 2^53 stay exact', () => {
   })
 
   test('the next step of a contract with a huge deposit reports it exactly', async () => {
-    const contract: JsonValue = {
-      when: [
-        {
-          case: {
-            party: { address: alice.address },
-            deposits: HUGE,
-            of_token: { currency_symbol: '', token_name: '' },
-            into_account: { address: alice.address }
-          },
-          then: 'close'
-        }
-      ],
-      timeout: T0 + 86_400_000n,
-      timeout_continuation: 'close'
-    }
+    const contract = hugeDeposit()
     const contractId = await createConfirmed(server, alice, createBody(contract))
     const a = await call(
       server,

@@ -14,19 +14,18 @@ import {
   POLICY,
   provider,
   SCRIPT_ADDR,
-  seed,
+  seededPeer,
   TOKEN,
   TX1,
   TX2
 } from './fixtures'
-import { BlockfrostPeer, errorBody } from './peer'
+import { errorBody, type BlockfrostPeer } from './peer'
 import { chainFailure } from '../support/failure'
 
 let peer: BlockfrostPeer
 
 beforeEach(async () => {
-  peer = await BlockfrostPeer.start()
-  seed(peer)
+  peer = await seededPeer()
 })
 afterEach(() => peer.close())
 

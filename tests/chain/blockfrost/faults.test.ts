@@ -1,15 +1,14 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { BlockfrostProvider } from '../../../src/chain/blockfrost'
 import { unusedPort } from '../submit-api/peer'
-import { ADDR_A, BLOCK, provider, seed } from './fixtures'
-import { BlockfrostPeer } from './peer'
+import { ADDR_A, BLOCK, provider, seededPeer } from './fixtures'
+import type { BlockfrostPeer } from './peer'
 import { chainFailure } from '../support/failure'
 
 let peer: BlockfrostPeer
 
 beforeEach(async () => {
-  peer = await BlockfrostPeer.start()
-  seed(peer)
+  peer = await seededPeer()
 })
 afterEach(() => peer.close())
 

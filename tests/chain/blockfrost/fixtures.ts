@@ -5,7 +5,7 @@ import { encodeHead } from '../../../src/core/cardano/cbor'
 import { blake2b256Hex, scriptHashHex } from '../../../src/core/cardano/tx'
 import { JsonDecimal, type JsonObject } from '../../../src/core/json/lossless'
 import { BlockfrostProvider, type BlockfrostOptions } from '../../../src/chain/blockfrost'
-import type { BlockfrostPeer } from './peer'
+import { BlockfrostPeer } from './peer'
 
 export const MAX_U64 = '18446744073709551615'
 
@@ -246,6 +246,13 @@ export function seed(peer: BlockfrostPeer): void {
     redeemer_count: 0n,
     valid_contract: true
   })
+}
+
+/** A local Blockfrost serving `seed`'s chain. */
+export async function seededPeer(): Promise<BlockfrostPeer> {
+  const peer = await BlockfrostPeer.start()
+  seed(peer)
+  return peer
 }
 
 /** Fast retries and a short timeout, so fault tests stay quick. */

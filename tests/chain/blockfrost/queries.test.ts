@@ -17,22 +17,21 @@ import {
   POLICY,
   provider,
   SCRIPT_ADDR,
-  seed,
+  seededPeer,
   TOKEN,
   TX1,
   TX2,
   TX3,
   UNKNOWN_DATUM_HASH
 } from './fixtures'
-import { BlockfrostPeer } from './peer'
+import type { BlockfrostPeer } from './peer'
 import { JsonDecimal } from '../../../src/core/json/lossless'
 import { chainFailure } from '../support/failure'
 
 let peer: BlockfrostPeer
 
 beforeEach(async () => {
-  peer = await BlockfrostPeer.start()
-  seed(peer)
+  peer = await seededPeer()
 })
 afterEach(() => peer.close())
 

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import type { ChainProvider, Utxo } from '../../../src/chain/provider'
 import { ChainError } from '../../../src/chain/provider'
 import { SubmitApiClient, withSubmitter, type TxSubmitter } from '../../../src/chain/submit-api'
-import { BlockfrostPeer } from '../blockfrost/peer'
-import { ADDR_A, BLOCK, provider, seed } from '../blockfrost/fixtures'
+import type { BlockfrostPeer } from '../blockfrost/peer'
+import { ADDR_A, BLOCK, provider, seededPeer } from '../blockfrost/fixtures'
 import { sampleTx, sampleTxId, SubmitApiPeer } from './peer'
 
 /** A query provider that records which methods were called and answers canned values. */
@@ -78,8 +78,7 @@ describe('Blockfrost for queries, cardano-submit-api for submissions', () => {
   let submitApi: SubmitApiPeer
 
   beforeEach(async () => {
-    blockfrost = await BlockfrostPeer.start()
-    seed(blockfrost)
+    blockfrost = await seededPeer()
     submitApi = await SubmitApiPeer.start()
   })
   afterEach(async () => {

@@ -4,14 +4,11 @@
  * data hash recomputed and no serious warning.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { marloweDeployment } from '../../../src/chain/deployments'
-import { reviewTransaction } from '../../../src/core/cardano/review'
-import type { ReviewContext, TxReview } from '../../../src/core/cardano/review/types'
-import { decodeTransaction } from '../../../src/core/cardano/tx'
+import type { TxReview } from '../../../src/core/cardano/review/types'
 import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
 import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
 import { rolesEscrow } from './flows'
-import { ADA, harness, testWallet, type Harness, type TestWallet } from './support'
+import { ADA, harness, reviewFor, testWallet, type Harness, type TestWallet } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -21,24 +18,7 @@ const role = (name: string): Party => ({ type: 'Role', role: name })
 let h: Harness
 afterEach(async () => h.close())
 
-async function review(tx: Uint8Array, wallet: TestWallet): Promise<TxReview> {
-  const { body } = decodeTransaction(tx)
-  const deployment = marloweDeployment('sandbox')
-  const context: ReviewContext = {
-    resolvedInputs: await h.sandbox.utxosByRef([...body.inputs, ...body.collateral, ...body.referenceInputs]),
-    eraSummaries: await h.sandbox.eraSummaries(),
-    protocolParameters: await h.sandbox.protocolParameters(),
-    marloweScripts: {
-      [deployment.semantics.hash]: 'marlowe-semantics',
-      [deployment.payout.hash]: 'marlowe-payout',
-      [deployment.openRole.hash]: 'marlowe-open-role'
-    },
-    wallets: [{ id: wallet.name, addresses: [wallet.address], keyHashes: [wallet.paymentKeyHash] }],
-    now: BigInt(h.clock.now()),
-    networkId: 0
-  }
-  return reviewTransaction(tx, context)
-}
+const review = (tx: Uint8Array, wallet: TestWallet): Promise<TxReview> => reviewFor(h, tx, wallet)
 
 function serious(r: TxReview): string[] {
   return r.warnings.filter((w) => w.severity === 'danger').map((w) => w.message)

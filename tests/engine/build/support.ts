@@ -4,7 +4,11 @@
  */
 import { mnemonicToEntropy } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { marloweDeployment } from '../../../src/chain/deployments'
 import { SandboxProvider, sandboxWallet, type SandboxWalletName } from '../../../src/chain/sandbox'
+import { reviewTransaction } from '../../../src/core/cardano/review'
+import type { ReviewContext, TxReview } from '../../../src/core/cardano/review/types'
+import { decodeTransaction } from '../../../src/core/cardano/tx'
 import { InMemoryInputReservations, MarloweTxBuilder } from '../../../src/engine/build'
 import type { BuilderOptions } from '../../../src/engine/build'
 import { CSL, withCsl } from '../../../src/csl'
@@ -89,4 +93,32 @@ export function harness(options: Partial<Omit<BuilderOptions, 'provider' | 'rese
     },
     close: () => sandbox.close()
   }
+}
+
+/**
+ * The review of `tx` for `wallet`, with the context the engine gives it: the inputs resolved on the harness's
+ * sandbox, its eras and parameters, the sandbox's Marlowe scripts; at the harness's clock unless `now` is given.
+ */
+export async function reviewFor(
+  h: Pick<Harness, 'sandbox' | 'clock'>,
+  tx: Uint8Array,
+  wallet: TestWallet,
+  now = BigInt(h.clock.now())
+): Promise<TxReview> {
+  const { body } = decodeTransaction(tx)
+  const deployment = marloweDeployment('sandbox')
+  const context: ReviewContext = {
+    resolvedInputs: await h.sandbox.utxosByRef([...body.inputs, ...body.collateral, ...body.referenceInputs]),
+    eraSummaries: await h.sandbox.eraSummaries(),
+    protocolParameters: await h.sandbox.protocolParameters(),
+    marloweScripts: {
+      [deployment.semantics.hash]: 'marlowe-semantics',
+      [deployment.payout.hash]: 'marlowe-payout',
+      [deployment.openRole.hash]: 'marlowe-open-role'
+    },
+    wallets: [{ id: wallet.name, addresses: [wallet.address], keyHashes: [wallet.paymentKeyHash] }],
+    now,
+    networkId: 0
+  }
+  return reviewTransaction(tx, context)
 }

@@ -6,8 +6,8 @@ import { mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, expect } from 'vitest'
-import type { DeskCall, DeskErrorBody, DeskRequest, DeskResponse, DeskResult } from '../../../src/api/contract'
+import { afterEach } from 'vitest'
+import type { DeskResult } from '../../../src/api/contract'
 import { decodeWire, encodeWire } from '../../../src/api/wire'
 import type { ChainTuning } from '../../../src/chain/open'
 import { handleDeskCall } from '../../../src/engine/desk'
@@ -16,6 +16,7 @@ import { OgmiosPeer } from '../../chain/ogmios/peer'
 import { genesis } from '../../chain/ogmios/fixtures'
 import { ManualClock, T0 } from '../build/support'
 import { FAST_SCRYPT, ManualTime } from '../keys/support'
+import { wireCalls, type WireCalls } from './support'
 
 export const FAST_OGMIOS: ChainTuning = {
   ogmios: {
@@ -37,11 +38,9 @@ export function dataDir(): string {
   return mkdtempSync(join(tmpdir(), 'marlowe-desk-host-'))
 }
 
-export interface HostHarness {
+export interface HostHarness extends WireCalls {
   readonly host: DeskHost
   readonly time: ManualTime
-  ok<C extends DeskCall>(name: C, request: DeskRequest<C>): Promise<DeskResponse<C>>
-  fails(name: DeskCall, request: unknown, code: string): Promise<DeskErrorBody>
 }
 
 /** Opens a host on `dir` (closed after the test). */
@@ -63,22 +62,7 @@ export async function openHost(dir: string, options: Partial<DeskHostOptions> = 
   async function raw(name: string, request: unknown): Promise<DeskResult<unknown>> {
     return decodeWire(await handleDeskCall(host.desk, name, encodeWire(request))) as DeskResult<unknown>
   }
-  return {
-    host,
-    time,
-    async ok(name, request) {
-      const result = await raw(name, request)
-      if (!result.ok) throw new Error(`${name} failed: ${result.error.code}: ${result.error.message}`)
-      return result.value as DeskResponse<typeof name>
-    },
-    async fails(name, request, code) {
-      const result = await raw(name, request)
-      if (result.ok) throw new Error(`${name} succeeded, expected ${code}`)
-      expect(result.error.code, result.error.message).toBe(code)
-      expect(result.error.message).toMatch(/^[A-Z"][\s\S]*[.!?)\]}"]$/)
-      return result.error
-    }
-  }
+  return { host, time, ...wireCalls(raw) }
 }
 
 /** An Ogmios peer serving preview (network magic 2), stopped after the test. */

@@ -21,7 +21,7 @@ export { PASSWORD } from '../keys/support'
 
 export const VERSION = '9.8.7-test'
 
-export interface DeskHarness {
+export interface DeskHarness extends WireCalls {
   readonly desk: DeskHandlers
   readonly opened: OpenService
   readonly keystore: Keystore
@@ -32,11 +32,34 @@ export interface DeskHarness {
   readonly logged: unknown[]
   /** Any call, with any (even ill-typed) request, as decoded wire. */
   raw(name: string, request: unknown): Promise<DeskResult<unknown>>
+  close(): Promise<void>
+}
+
+/** Calls, over a desk's wire, that must succeed or must fail. */
+export interface WireCalls {
   /** A call that must succeed. */
   ok<C extends DeskCall>(name: C, request: DeskRequest<C>): Promise<DeskResponse<C>>
-  /** A call that must fail with `code`; returns the error body. */
+  /** A call that must fail with `code` and a sentence; returns the error body. */
   fails(name: DeskCall | string, request: unknown, code: string): Promise<DeskErrorBody>
-  close(): Promise<void>
+}
+
+export function wireCalls(raw: (name: string, request: unknown) => Promise<DeskResult<unknown>>): WireCalls {
+  return {
+    async ok(name, request) {
+      const result = await raw(name, request)
+      if (!result.ok) throw new Error(`${name} failed: ${result.error.code}: ${result.error.message}`)
+      return result.value as DeskResponse<typeof name>
+    },
+    async fails(name, request, code) {
+      const result = await raw(name, request)
+      const shown = result.ok ? 'ok' : `${result.error.code}: ${result.error.message}`
+      expect(result.ok, `${name} → ${shown}`).toBe(false)
+      if (result.ok) throw new Error('unreachable')
+      expect(result.error.code, `${name} → ${shown}`).toBe(code)
+      expect(result.error.message, `${name} → ${shown}`).toMatch(/^[A-Z"][\s\S]*[.!?)\]}"]$/)
+      return result.error
+    }
+  }
 }
 
 export async function deskHarness(
@@ -71,20 +94,7 @@ export async function deskHarness(
     answers,
     logged,
     raw,
-    async ok(name, request) {
-      const result = await raw(name, request)
-      if (!result.ok) throw new Error(`${name} failed: ${result.error.code}: ${result.error.message}`)
-      return result.value as DeskResponse<typeof name>
-    },
-    async fails(name, request, code) {
-      const result = await raw(name, request)
-      const shown = result.ok ? 'ok' : `${result.error.code}: ${result.error.message}`
-      expect(result.ok, `${name} → ${shown}`).toBe(false)
-      if (result.ok) throw new Error('unreachable')
-      expect(result.error.code, `${name} → ${shown}`).toBe(code)
-      expect(result.error.message, `${name} → ${shown}`).toMatch(/^[A-Z"][\s\S]*[.!?)\]}"]$/)
-      return result.error
-    },
+    ...wireCalls(raw),
     async close() {
       keystore.lockAll()
       await opened.close()

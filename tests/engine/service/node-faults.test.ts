@@ -17,8 +17,8 @@ import { EngineError } from '../../../src/engine/errors'
 import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
 import { genesis, type Lossless } from '../../chain/ogmios/fixtures'
 import { OgmiosPeer, type Answer } from '../../chain/ogmios/peer'
-import { addressUtxo, amount, provider as blockfrostOn, seed } from '../../chain/blockfrost/fixtures'
-import { BlockfrostPeer, errorBody } from '../../chain/blockfrost/peer'
+import { addressUtxo, amount, provider as blockfrostOn, seededPeer } from '../../chain/blockfrost/fixtures'
+import { errorBody } from '../../chain/blockfrost/peer'
 import { ledgerRejection } from '../../chain/submit-api/peer'
 import { testWallet } from '../build/support'
 import { witnessEnvelope } from './support'
@@ -296,9 +296,8 @@ describe('node faults through the Blockfrost adapter', () => {
   const SUBMIT = /^POST \/tx\/submit$/
 
   async function startBlockfrost() {
-    const peer = await BlockfrostPeer.start()
+    const peer = await seededPeer() // preprod
     cleanups.push(() => peer.close())
-    seed(peer) // preprod
     peer.state.addressUtxos.set(alice.address, [
       addressUtxo(alice.address, SEED_TX, 0, { amount: amount((100n * ADA).toString()) })
     ])

@@ -5,15 +5,8 @@
  * the signer's wallet). The builder is Node code outside this project (tsconfig.web.json), so it is loaded at
  * run time by a computed path and typed here by the little these tests use.
  */
-import { reviewTransaction } from '../../../src/core/cardano/review'
-import type {
-  ResolvedOutput,
-  ReviewContext,
-  ReviewProtocolParameters,
-  SlotEra,
-  TxReview
-} from '../../../src/core/cardano/review/types'
-import { decodeTransaction, type TxIn } from '../../../src/core/cardano/tx'
+import type { TxReview } from '../../../src/core/cardano/review/types'
+import type { TxIn } from '../../../src/core/cardano/tx'
 import type { Contract, Input } from '../../../src/core/marlowe/types'
 
 interface TestWallet {
@@ -29,11 +22,6 @@ interface Built {
 }
 
 interface Harness {
-  readonly sandbox: {
-    utxosByRef(refs: readonly TxIn[]): Promise<ResolvedOutput[]>
-    eraSummaries(): Promise<readonly SlotEra[]>
-    protocolParameters(): Promise<ReviewProtocolParameters>
-  }
   readonly clock: { now(): number }
   readonly builder: {
     create(
@@ -61,19 +49,16 @@ interface Harness {
 
 interface BuildSupport {
   harness(): Harness
+  /** The review of `tx` for `wallet` with the context the engine gives it, at the harness's clock or `now`. */
+  reviewFor(h: Harness, tx: Uint8Array, wallet: TestWallet, now?: bigint): Promise<TxReview>
   testWallet(name: 'alice' | 'bob' | 'carol'): TestWallet
   ADA: bigint
-}
-
-interface Deployments {
-  marloweDeployment(network: 'sandbox'): Record<'semantics' | 'payout' | 'openRole', { readonly hash: string }>
 }
 
 // Computed, so that the type checker of this (browser) project does not follow them into Node code.
 const modules = {
   support: '../../engine/build/support',
-  flows: '../../engine/build/flows',
-  chain: '../../../src/chain/deployments'
+  flows: '../../engine/build/flows'
 }
 
 export interface EngineReviews {
@@ -93,31 +78,14 @@ export interface EngineReviews {
 export async function engineReviews(): Promise<EngineReviews> {
   const support = (await import(/* @vite-ignore */ modules.support)) as BuildSupport
   const { rolesEscrow } = (await import(/* @vite-ignore */ modules.flows)) as { rolesEscrow(): Contract }
-  const { marloweDeployment } = (await import(/* @vite-ignore */ modules.chain)) as Deployments
   const [alice, bob, carol] = (['alice', 'bob', 'carol'] as const).map((n) => support.testWallet(n)) as [
     TestWallet,
     TestWallet,
     TestWallet
   ]
   const h = support.harness()
-  const deployment = marloweDeployment('sandbox')
-  const review = async (tx: Uint8Array, wallet: TestWallet, now = BigInt(h.clock.now())): Promise<TxReview> => {
-    const { body } = decodeTransaction(tx)
-    const context: ReviewContext = {
-      resolvedInputs: await h.sandbox.utxosByRef([...body.inputs, ...body.collateral, ...body.referenceInputs]),
-      eraSummaries: await h.sandbox.eraSummaries(),
-      protocolParameters: await h.sandbox.protocolParameters(),
-      marloweScripts: {
-        [deployment.semantics.hash]: 'marlowe-semantics',
-        [deployment.payout.hash]: 'marlowe-payout',
-        [deployment.openRole.hash]: 'marlowe-open-role'
-      },
-      wallets: [{ id: wallet.name, addresses: [wallet.address], keyHashes: [wallet.paymentKeyHash] }],
-      now,
-      networkId: 0
-    }
-    return reviewTransaction(tx, context)
-  }
+  const review = (tx: Uint8Array, wallet: TestWallet, now?: bigint): Promise<TxReview> =>
+    support.reviewFor(h, tx, wallet, now)
   try {
     const to = (w: TestWallet) => [{ destination: { address: w.address }, quantity: 1n }]
     const created = await h.builder.create(
