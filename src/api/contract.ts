@@ -165,9 +165,27 @@ export interface ConnectionReport {
   readonly checks: readonly string[]
 }
 
+/**
+ * A long call in flight, as `app.progress` reports it (the renderer polls it while a call is pending: neither
+ * IPC nor HTTP pushes). Finished calls are not listed.
+ */
+export interface ProgressReport {
+  readonly id: string
+  readonly call: DeskCall
+  /** What it is doing now, as a short fixed sentence ("Building the transaction", "Submitting to the node"). */
+  readonly stage: string
+  /** Epoch ms. */
+  readonly startedAt: bigint
+  /** 1-based: the stage's place among `steps`, when their number is known. */
+  readonly step: number
+  readonly steps?: number
+}
+
 /** Every call: its name, request and response. */
 export interface DeskApi {
   'app.status': { request: Record<string, never>; response: AppStatus }
+  /** The long calls in flight and their current stage. */
+  'app.progress': { request: Record<string, never>; response: readonly ProgressReport[] }
 
   'wallets.list': { request: Record<string, never>; response: readonly WalletSummary[] }
   'wallets.create': {
@@ -240,6 +258,7 @@ export const DESK_IPC_CHANNEL = 'marlowe-desk:call'
 /** The calls, listed at run time (preload and main check names against it). */
 export const DESK_CALLS: readonly DeskCall[] = [
   'app.status',
+  'app.progress',
   'wallets.list',
   'wallets.create',
   'wallets.restore',

@@ -14,6 +14,7 @@ import type { Keystore } from '../keys'
 import type { MarloweService } from '../service'
 import { chainFacts, marloweScripts, type ChainFacts } from './chain-facts'
 import { deskFailure } from './errors'
+import { ActivityTracker } from './progress'
 import { Wallets } from './wallets'
 
 /** The sandbox's faucet and clock: only the sandbox has them. */
@@ -35,6 +36,8 @@ export interface DeskOptions {
   readonly version: string
   /** Epoch ms; injectable for tests. */
   readonly now?: () => number
+  /** Where long calls publish their stage; a host shares one across engine switches. Default: a new one. */
+  readonly progress?: ActivityTracker
 }
 
 export class DeskContext {
@@ -45,6 +48,7 @@ export class DeskContext {
   readonly wallets: Wallets
   readonly sandbox: SandboxControls | undefined
   readonly version: string
+  readonly progress: ActivityTracker
   private readonly now: () => number
 
   constructor(options: DeskOptions) {
@@ -56,6 +60,7 @@ export class DeskContext {
     this.sandbox = options.sandbox
     this.version = options.version
     this.now = options.now ?? Date.now
+    this.progress = options.progress ?? new ActivityTracker(this.now)
   }
 
   async status(): Promise<AppStatus> {

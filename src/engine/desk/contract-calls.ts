@@ -74,7 +74,7 @@ const withTimeout = <T extends object>(value: T, timeout: bigint | undefined): T
   timeout === undefined ? value : { ...value, nextTimeout: timeout }
 
 export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
-  const { service, store, wallets } = ctx
+  const { service, store, wallets, progress } = ctx
 
   return {
     // Every contract in the store, whatever its status (a just-submitted one too), newest first.
@@ -126,33 +126,39 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     'contracts.create': async ({ walletId, contractJson, roles, tags, minUTxODeposit }) => {
       const contract: Contract = parseMarlowe('contract', parseContract, contractJson)
       const config = rolesConfig(roles)
-      const created = await service.createContract(await wallets.walletRequest(walletId), {
-        contract,
-        ...(config === undefined ? {} : { roles: config }),
-        ...(minUTxODeposit === undefined ? {} : { minUTxODeposit }),
-        tags: Object.fromEntries(tags.map((t) => [t, null])),
-        metadata: {}
-      })
-      return ctx.prepared('create', {
-        txId: created.contractId.slice(0, 64),
-        tx: created.unsigned.tx,
-        contractId: created.contractId,
-        safetyErrors: created.safetyErrors
+      return progress.run('contracts.create', 'Reading the wallet', 3, async (stage) => {
+        const request = await wallets.walletRequest(walletId)
+        stage('Building the transaction')
+        const created = await service.createContract(request, {
+          contract,
+          ...(config === undefined ? {} : { roles: config }),
+          ...(minUTxODeposit === undefined ? {} : { minUTxODeposit }),
+          tags: Object.fromEntries(tags.map((t) => [t, null])),
+          metadata: {}
+        })
+        stage('Reviewing the transaction')
+        return ctx.prepared('create', {
+          txId: created.contractId.slice(0, 64),
+          tx: created.unsigned.tx,
+          contractId: created.contractId,
+          safetyErrors: created.safetyErrors
+        })
       })
     },
 
     'contracts.apply': async ({ walletId, contractId, inputsJson }) => {
       const inputs: Input[] = parseMarlowe('inputs', parseInputs, inputsJson)
-      const applied = await service.applyInputs(contractId, await wallets.walletRequest(walletId), {
-        inputs,
-        tags: {},
-        metadata: {}
-      })
-      return ctx.prepared('apply', {
-        txId: applied.transactionId,
-        tx: applied.unsigned.tx,
-        contractId: applied.contractId,
-        safetyErrors: applied.safetyErrors
+      return progress.run('contracts.apply', 'Reading the wallet', 3, async (stage) => {
+        const request = await wallets.walletRequest(walletId)
+        stage('Building the transaction')
+        const applied = await service.applyInputs(contractId, request, { inputs, tags: {}, metadata: {} })
+        stage('Reviewing the transaction')
+        return ctx.prepared('apply', {
+          txId: applied.transactionId,
+          tx: applied.unsigned.tx,
+          contractId: applied.contractId,
+          safetyErrors: applied.safetyErrors
+        })
       })
     },
 
@@ -170,8 +176,13 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
           throw deskFailure('BadRequest', 'InvalidPayoutId', `"${id}" is not a payout id (txid#index)`)
         return ref
       })
-      const { withdrawalId, unsigned } = await service.withdraw(await wallets.walletRequest(walletId), { payouts })
-      return ctx.prepared('withdraw', { txId: withdrawalId, tx: unsigned.tx })
+      return progress.run('payouts.withdraw', 'Reading the wallet', 3, async (stage) => {
+        const request = await wallets.walletRequest(walletId)
+        stage('Building the transaction')
+        const { withdrawalId, unsigned } = await service.withdraw(request, { payouts })
+        stage('Reviewing the transaction')
+        return ctx.prepared('withdraw', { txId: withdrawalId, tx: unsigned.tx })
+      })
     }
   }
 }

@@ -30,5 +30,11 @@ export function createDesk(options: CreateDeskOptions): DeskHandlers {
   const provider = rest.service.provider
   // The faucet and the clock are the sandbox's own; on a real network `sandbox.*` is refused.
   const ctx = new DeskContext({ ...rest, ...(provider instanceof SandboxProvider ? { sandbox: provider } : {}) })
-  return Object.freeze({ ...walletCalls(ctx), ...contractCalls(ctx), ...txCalls(ctx), ...settings })
+  return Object.freeze({
+    ...walletCalls(ctx),
+    ...contractCalls(ctx),
+    ...txCalls(ctx),
+    ...settings,
+    'app.progress': async () => ctx.progress.list()
+  })
 }

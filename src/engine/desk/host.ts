@@ -24,6 +24,7 @@ import { deskFailure, knownErrorBody } from './errors'
 import { Gate } from './gate'
 import type { DeskHandlers, HandlersOf, SettingsCall } from './handlers'
 import { LocalApi } from './local-api'
+import { ActivityTracker, type StageFn } from './progress'
 import { loadSettings, saveSettings } from './settings-file'
 
 export interface DeskHostOptions {
@@ -53,7 +54,9 @@ interface Engine {
   readonly desk: DeskHandlers
 }
 
-const SETTINGS_CALLS: ReadonlySet<DeskCall> = new Set<DeskCall>([
+/** Calls that do not wait at the gate: settings switch the engine themselves; progress must answer during a switch. */
+const UNGATED_CALLS: ReadonlySet<DeskCall> = new Set<DeskCall>([
+  'app.progress',
   'settings.get',
   'settings.update',
   'settings.testConnection'
@@ -74,15 +77,22 @@ export class DeskHost {
   /** The API contract on whatever engine runs now; register it once (IPC, HTTP). */
   readonly desk: DeskHandlers
   private readonly gate = new Gate()
+  /** One for every engine this host runs, so a switch's own stages and the calls around it share a list. */
+  private readonly progress: ActivityTracker
   /** Settings changes, one at a time. */
   private updates: Promise<unknown> = Promise.resolve()
   private closed = false
   private engine: Engine
   private readonly settingsCalls: HandlersOf<SettingsCall> = {
     'settings.get': async () => this.state(),
-    'settings.update': (next) => this.serialized(() => this.update(next)),
+    'settings.update': (next) =>
+      this.progress.run('settings.update', 'Applying the settings', undefined, (stage) =>
+        this.serialized(() => this.update(next, stage))
+      ),
     'settings.testConnection': ({ network, node }) =>
-      testConnection(network, node, this.options.testTuning ?? TEST_TUNING)
+      this.progress.run('settings.testConnection', 'Connecting to the node', 1, () =>
+        testConnection(network, node, this.options.testTuning ?? TEST_TUNING)
+      )
   }
 
   private constructor(
@@ -93,10 +103,10 @@ export class DeskHost {
     running: Omit<Engine, 'desk'>,
     private readonly localApi: LocalApi | undefined
   ) {
+    this.progress = new ActivityTracker(options.now)
     this.engine = this.engineOf(running.chain, running.node, running.opened, running.keystore)
     const call = <C extends DeskCall>(name: C): DeskHandlers[C] =>
-      // Settings calls switch the engine themselves, so they stay outside the gate.
-      (SETTINGS_CALLS.has(name)
+      (UNGATED_CALLS.has(name)
         ? (request: Parameters<DeskHandlers[C]>[0]) => this.engine.desk[name](request as never)
         : (request: Parameters<DeskHandlers[C]>[0]) =>
             this.gate.shared(() => this.engine.desk[name](request as never))) as DeskHandlers[C]
@@ -167,7 +177,7 @@ export class DeskHost {
     }
   }
 
-  private async update(next: DeskSettings): Promise<SettingsState> {
+  private async update(next: DeskSettings, stage: StageFn): Promise<SettingsState> {
     if (this.closed) throw deskFailure('Unavailable', 'Closing', 'Marlowe Desk is closing')
     const { fixedChain, fixedLocalApi } = this.options
     const current = this.effective()
@@ -181,6 +191,7 @@ export class DeskHost {
     const running = this.engine
     const chainChanges = next.network !== running.chain.network || !sameNode(next.node, running.node)
     // The risky part first (a node that does not answer, a wrong network): until it succeeds nothing changes.
+    if (chainChanges) stage('Connecting to the node')
     const chain = chainChanges ? await openChainOf(this.options, next) : undefined
     const keystore =
       next.autoLockMinutes === current.autoLockMinutes
@@ -188,6 +199,7 @@ export class DeskHost {
         : await openKeystore(this.options, next.autoLockMinutes)
     // In `serve --ui`, only what may change is saved: the file keeps its own network, node and local API.
     const toSave = fixedChain === undefined ? next : { ...next, network: this.saved.network, node: this.saved.node }
+    stage('Saving the settings')
     try {
       saveSettings(settingsPath(this.options), toSave)
     } catch (e) {
@@ -196,14 +208,22 @@ export class DeskHost {
     }
     this.saved = toSave
     this.warning = undefined
-    if (chain !== undefined || keystore !== undefined) await this.switchTo(chain, next.node, keystore)
+    if (chain !== undefined || keystore !== undefined) await this.switchTo(chain, next.node, keystore, stage)
+    if (this.localApi !== undefined && apiChanged && next.localApi.enabled) stage('Starting the local API')
     await this.localApi?.apply(next.localApi, this.engine.opened.service)
     return this.state()
   }
 
   /** Swaps in a new chain (and its network's service) and/or keystore once the calls in flight are done. */
-  private async switchTo(chain: OpenedChain | undefined, node: NodeSettings, keystore: Keystore | undefined) {
+  private async switchTo(
+    chain: OpenedChain | undefined,
+    node: NodeSettings,
+    keystore: Keystore | undefined,
+    stage: StageFn
+  ) {
+    stage('Waiting for other work to finish')
     await this.gate.exclusive(async () => {
+      stage(chain === undefined ? 'Applying the settings' : 'Switching networks')
       const old = this.engine
       let opened = old.opened
       if (chain !== undefined) {
@@ -229,6 +249,7 @@ export class DeskHost {
       keystore,
       version: this.options.version,
       settings: this.settingsCalls,
+      progress: this.progress,
       ...(this.options.now === undefined ? {} : { now: this.options.now })
     })
     return { chain, node, opened, keystore, desk }

@@ -28,6 +28,7 @@ type Schemas = { readonly [C in DeskCall]: z.ZodType<DeskRequest<C>, unknown> }
 
 export const REQUEST_SCHEMAS: Schemas = {
   'app.status': nothing,
+  'app.progress': nothing,
   'wallets.list': nothing,
   'wallets.create': z.strictObject({
     name,

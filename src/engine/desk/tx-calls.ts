@@ -16,6 +16,7 @@ import { chainFacts, type ChainFacts } from './chain-facts'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
+import type { StageFn } from './progress'
 
 type TxCall =
   | 'tx.review'
@@ -83,7 +84,7 @@ const txFile = (name: string, era: Era, tx: Uint8Array): ExportedFile => ({
 })
 
 export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
-  const { keystore, service, provider } = ctx
+  const { keystore, service, provider, progress } = ctx
 
   /** The chain's facts about a loaded file: its bundle's, else the chain's if it answers (offline: none). */
   async function factsOf(loaded: LoadedTx): Promise<Omit<ChainFacts, 'missing'> | undefined> {
@@ -110,11 +111,15 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
   async function signWith(
     walletId: string,
     password: string | undefined,
+    stage: StageFn,
     sign: () => Promise<SignResult>
   ): Promise<SignResult> {
     const { name } = await keystore.get(walletId)
-    const unlockHere = password !== undefined && !keystore.isUnlocked(walletId)
-    if (unlockHere) await keystore.unlock(walletId, password)
+    const unlockHere = willUnlock(walletId, password)
+    if (unlockHere) {
+      stage('Unlocking the wallet')
+      await keystore.unlock(walletId, password)
+    }
     let result: SignResult
     try {
       result = await sign()
@@ -128,6 +133,11 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     return result
   }
 
+  /** Whether signing unlocks the wallet first (one more, slow, step: the keystore's scrypt). */
+  function willUnlock(walletId: string, password: string | undefined): password is string {
+    return password !== undefined && !keystore.isUnlocked(walletId)
+  }
+
   async function submitSigned(row: TxRow, tx: Uint8Array): Promise<DeskResponse<'tx.status'>> {
     const envelope = { type: txEnvelopeType(eraOf(row)), description: '', cborHex: bytesToHex(tx) }
     await service.submit(submitTargetOf(row), envelope)
@@ -137,29 +147,33 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
   return {
     'tx.review': async ({ txId }) => {
       const row = ctx.build(txId)
-      return ctx.reviewOnChain(row.signedTx ?? row.unsignedTx)
+      return progress.run('tx.review', 'Reviewing the transaction', 1, () =>
+        ctx.reviewOnChain(row.signedTx ?? row.unsignedTx)
+      )
     },
 
     'tx.signAndSubmit': async ({ txId, walletId, password }) => {
       const row = unsignedRow(ctx.build(txId))
-      const result = await signWith(walletId, password, async () =>
-        signTransaction({
-          tx: row.unsignedTx,
-          walletId,
-          keys: keystore,
-          resolved: (await chainFacts(provider, row.unsignedTx)).resolvedInputs
+      const steps = willUnlock(walletId, password) ? 5 : 4
+      return progress.run('tx.signAndSubmit', 'Reading the wallet', steps, async (stage) => {
+        const result = await signWith(walletId, password, stage, async () => {
+          stage("Reading the transaction's inputs")
+          const resolved = (await chainFacts(provider, row.unsignedTx)).resolvedInputs
+          stage('Signing')
+          return signTransaction({ tx: row.unsignedTx, walletId, keys: keystore, resolved })
         })
-      )
-      if (result.missing.size > 0) {
-        const keys = [...result.missing.keys()]
-        throw deskFailure(
-          'Forbidden',
-          'MissingSignatures',
-          `the transaction also needs ${keys.length === 1 ? 'a signature' : 'signatures'} this wallet cannot make (key ${keys.join(', ')}); export it and collect the witness`,
-          { missing: keys }
-        )
-      }
-      return submitSigned(row, result.tx)
+        if (result.missing.size > 0) {
+          const keys = [...result.missing.keys()]
+          throw deskFailure(
+            'Forbidden',
+            'MissingSignatures',
+            `the transaction also needs ${keys.length === 1 ? 'a signature' : 'signatures'} this wallet cannot make (key ${keys.join(', ')}); export it and collect the witness`,
+            { missing: keys }
+          )
+        }
+        stage('Submitting to the node')
+        return submitSigned(row, result.tx)
+      })
     },
 
     'tx.status': async ({ txId }) => {
@@ -174,34 +188,45 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
 
     'tx.exportBundle': async ({ txId }) => {
       const row = ctx.build(txId)
-      const { resolvedInputs, eraSummaries, protocolParameters } = await chainFacts(provider, row.unsignedTx)
-      const text = stringifyBundle({
-        tx: row.unsignedTx,
-        era: eraOf(row),
-        network: provider.network,
-        createdAt: new Date(Number(await ctx.chainTime())).toISOString(),
-        resolvedInputs,
-        eraSummaries,
-        protocolParameters
+      return progress.run('tx.exportBundle', "Reading the transaction's inputs", 2, async (stage) => {
+        const { resolvedInputs, eraSummaries, protocolParameters } = await chainFacts(provider, row.unsignedTx)
+        stage('Writing the bundle')
+        const text = stringifyBundle({
+          tx: row.unsignedTx,
+          era: eraOf(row),
+          network: provider.network,
+          createdAt: new Date(Number(await ctx.chainTime())).toISOString(),
+          resolvedInputs,
+          eraSummaries,
+          protocolParameters
+        })
+        return { fileName: `${row.txId}.bundle.json`, text }
       })
-      return { fileName: `${row.txId}.bundle.json`, text }
     },
 
     'tx.import': async ({ text }) => {
       const loaded = loadText(text)
-      return {
-        txId: loaded.txId,
-        known: ctx.store.tx(loaded.txId) !== undefined,
-        review: await ctx.review(loaded.tx, await factsOf(loaded))
-      }
+      return progress.run('tx.import', "Reading the transaction's inputs", 2, async (stage) => {
+        const facts = await factsOf(loaded)
+        stage('Reviewing the transaction')
+        return {
+          txId: loaded.txId,
+          known: ctx.store.tx(loaded.txId) !== undefined,
+          review: await ctx.review(loaded.tx, facts)
+        }
+      })
     },
 
     'tx.signOffline': async ({ text, walletId, password }) => {
       const loaded = loadText(text)
-      const resolved = (await factsOf(loaded))?.resolvedInputs ?? []
-      const result = await signWith(walletId, password, () =>
-        signTransaction({ tx: loaded.tx, walletId, keys: keystore, resolved })
-      )
+      const steps = willUnlock(walletId, password) ? 3 : 2
+      const result = await progress.run('tx.signOffline', "Reading the transaction's inputs", steps, async (stage) => {
+        const resolved = (await factsOf(loaded))?.resolvedInputs ?? []
+        return signWith(walletId, password, stage, () => {
+          stage('Signing')
+          return signTransaction({ tx: loaded.tx, walletId, keys: keystore, resolved })
+        })
+      })
       const cbor = witnessSetBytes(result.witnesses)
       return {
         fileName: `${loaded.txId}.witness.json`,
@@ -212,7 +237,8 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     'tx.submitWitness': async ({ txId, text }) => {
       const row = unsignedRow(ctx.build(txId))
       const witnesses = readWitnessFile(new TextEncoder().encode(text), 'the witness file')
-      return submitSigned(row, assembleTransaction(row.unsignedTx, witnesses).tx)
+      const tx = assembleTransaction(row.unsignedTx, witnesses).tx
+      return progress.run('tx.submitWitness', 'Submitting to the node', 1, () => submitSigned(row, tx))
     }
   }
 }

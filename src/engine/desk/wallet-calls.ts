@@ -50,7 +50,8 @@ export function walletCalls(ctx: DeskContext): HandlersOf<WalletCall> {
       ctx.wallets.summary((await ctx.keystore.importWatchOnly({ name, accountKey })).id),
 
     'wallets.unlock': async ({ walletId, password }) => {
-      await ctx.keystore.unlock(walletId, password)
+      // The keystore's scrypt takes a moment, by design.
+      await ctx.progress.run('wallets.unlock', 'Unlocking the wallet', 1, () => ctx.keystore.unlock(walletId, password))
       return ctx.wallets.summary(walletId)
     },
 
@@ -65,7 +66,8 @@ export function walletCalls(ctx: DeskContext): HandlersOf<WalletCall> {
     'sandbox.fund': async ({ walletId, ada }) => {
       const sandbox = sandboxOf(ctx)
       const { address } = await ctx.wallets.summary(walletId)
-      const { txId } = await sandbox.fund(address, ada * LOVELACE_PER_ADA)
+      const fund = () => sandbox.fund(address, ada * LOVELACE_PER_ADA)
+      const { txId } = await ctx.progress.run('sandbox.fund', 'Asking the faucet', 1, fund)
       return { txId }
     },
 

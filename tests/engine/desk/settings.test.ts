@@ -229,3 +229,19 @@ describe('the local API', () => {
     })
   })
 })
+
+describe('progress of a switch', () => {
+  test('app.progress answers while the network switches, and is empty once it is done', async () => {
+    const peer = await previewPeer()
+    const { host, ok } = await openHost(dataDir())
+    const preview: DeskSettings = { ...DEFAULT_SETTINGS, network: 'preview', node: { ogmios: peer.url } }
+    // The switch publishes its activity before its first await, in the host's one tracker.
+    const switching = host.desk['settings.update'](preview)
+    expect(await host.desk['app.progress']({})).toEqual([
+      expect.objectContaining({ call: 'settings.update', stage: 'Applying the settings', step: 1 })
+    ])
+    await switching
+    expect(await ok('app.progress', {})).toEqual([])
+    expect((await ok('app.status', {})).network).toBe('preview')
+  })
+})
