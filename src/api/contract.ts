@@ -38,12 +38,25 @@ export interface AssetBalance {
   readonly quantity: bigint
 }
 
+/** One unspent output at the wallet's addresses. */
+export interface WalletUtxo {
+  /** "txid#index". */
+  readonly ref: string
+  readonly address: string
+  readonly lovelace: bigint
+  readonly assets: readonly AssetBalance[]
+  /** Whether the output carries a datum (inline or by hash). */
+  readonly hasDatum: boolean
+}
+
 export interface WalletBalance {
   readonly walletId: string
   readonly address: string
   readonly lovelace: bigint
   readonly assets: readonly AssetBalance[]
   readonly utxoCount: number
+  /** Every unspent output counted above, ordered by reference. */
+  readonly utxos: readonly WalletUtxo[]
 }
 
 export type TxKind = 'create' | 'apply' | 'withdraw'
@@ -55,6 +68,8 @@ export interface PreparedTx {
   readonly txId: string
   readonly contractId?: string
   readonly review: TxReview
+  /** The unsigned transaction's CBOR, hex. */
+  readonly cborHex: string
   /** Runtime's safety findings for a create/apply (empty when none). */
   readonly safetyErrors: readonly JsonObject[]
 }
@@ -88,6 +103,8 @@ export interface CreateContractRequest {
   /** Roles to mint, one token each, to these addresses; empty: a contract without roles. */
   readonly roles: readonly RoleRecipient[]
   readonly tags: readonly string[]
+  /** Transaction metadata as JSON text, `{ "<uint64 label>": metadatum }` (cardano-api's no-schema mapping). */
+  readonly metadataJson?: string
   readonly minUTxODeposit?: bigint
 }
 
@@ -113,6 +130,8 @@ export interface ImportedTx {
   /** True when the tx is one this app built (it can be signed and submitted from here). */
   readonly known: boolean
   readonly review: TxReview
+  /** The transaction's CBOR as read from the file, hex. */
+  readonly cborHex: string
 }
 
 /** How a real network is reached: exactly one of Ogmios or Blockfrost, and optionally cardano-submit-api. */

@@ -63,7 +63,14 @@ describe('first run', () => {
       address: 'addr_test1vqg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygxrcya6'
     }
     const wallets: WalletSummary[] = []
-    let balance: WalletBalance = { walletId: 'w1', address: created.address, lovelace: 0n, assets: [], utxoCount: 0 }
+    let balance: WalletBalance = {
+      walletId: 'w1',
+      address: created.address,
+      lovelace: 0n,
+      assets: [],
+      utxoCount: 0,
+      utxos: []
+    }
     const desk = new FakeDesk({
       'app.status': () => status(NOW),
       'wallets.list': () => wallets,

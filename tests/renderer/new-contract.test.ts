@@ -27,6 +27,7 @@ async function newContract() {
     txId: real.create.txId,
     contractId: real.contractId,
     review: real.create,
+    cborHex: '84a0',
     safetyErrors: []
   }
   const desk = new FakeDesk({
@@ -108,6 +109,41 @@ describe('new contract', () => {
       { role: 'Bob', address: real.wallets.bob.address }
     ])
     expect(request?.minUTxODeposit).toBeUndefined()
+  })
+
+  test('metadata: JSON errors inline hold the build back; valid metadata is sent as written', async () => {
+    const { wrapper, desk } = await newContract()
+    const create = wrapper.get('[data-testid=create-review]')
+    const field = wrapper.get('[data-testid=contract-metadata]')
+    const note = () => wrapper.get('[data-testid=contract-metadata-status]')
+    expect(create.attributes('disabled')).toBeUndefined()
+    expect(note().classes()).toContain('hint')
+
+    const bad: [string, string][] = [
+      ['{"674": ', 'Line 1, column 9'],
+      ['[1]', 'JSON object of labels to values'],
+      ['{"msg": 1}', 'label "msg" is not a 64-bit unsigned integer.'],
+      ['{"674": {"ok": null}}', 'metadata.674.ok: null is not allowed in metadata.'],
+      ['{"674": [true]}', 'metadata.674[0]: booleans are not allowed in metadata.'],
+      ['{"674": 2.5}', 'metadata.674: metadata numbers must be integers.'],
+      ['{"674": "' + 'x'.repeat(65) + '"}', 'metadata.674: text longer than 64 bytes.']
+    ]
+    for (const [text, message] of bad) {
+      await field.setValue(text)
+      expect(note().text()).toContain(message)
+      expect(note().classes()).toContain('field-error')
+      expect(field.attributes('aria-invalid')).toBe('true')
+      expect(create.attributes('disabled')).toBeDefined()
+    }
+
+    // Integers beyond 2^53 stay exact: the text goes to the engine as typed.
+    const metadata = '{"674": {"msg": ["rent for May"]}, "1": 18446744073709551615}'
+    await field.setValue(metadata)
+    expect(note().classes()).toContain('hint')
+    expect(create.attributes('disabled')).toBeUndefined()
+    await create.trigger('submit')
+    await flushPromises()
+    expect(desk.requests('contracts.create')[0]?.metadataJson).toBe(metadata)
   })
 
   test('the template’s output can be edited as JSON', async () => {

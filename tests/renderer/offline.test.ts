@@ -53,7 +53,7 @@ describe('offline', () => {
     const desk = new FakeDesk({
       'app.status': () => status(1_900_000_000_000n),
       'wallets.list': () => [alice()],
-      'tx.import': () => ({ txId: real.deposit.txId, known: false, review: real.deposit }),
+      'tx.import': () => ({ txId: real.deposit.txId, known: false, review: real.deposit, cborHex: '84a0' }),
       'tx.signOffline': () => ({ fileName: 'deposit.witness', text: '{"type":"TxWitness ConwayEra"}' })
     })
     const { wrapper, router } = await mountWithDesk(App, desk, { path: '/offline' })
@@ -90,6 +90,7 @@ describe('offline', () => {
       txId: real.deposit.txId,
       contractId: real.contractId,
       review: real.deposit,
+      cborHex: '84a0',
       safetyErrors: []
     })
     await flushPromises()

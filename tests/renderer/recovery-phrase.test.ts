@@ -37,7 +37,8 @@ async function app(existing: readonly WalletSummary[]) {
       address: CREATED.address,
       lovelace: 0n,
       assets: [],
-      utxoCount: 0
+      utxoCount: 0,
+      utxos: []
     })
   })
   const mounted = await mountWithDesk(App, desk, { path: '/welcome' })

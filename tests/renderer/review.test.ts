@@ -32,9 +32,17 @@ async function reviewScreen(
   review: TxReview,
   kind: PreparedTx['kind'],
   signer: WalletSummary,
-  handlers: FakeHandlers = {}
+  handlers: FakeHandlers = {},
+  cborHex = '84a0'
 ): Promise<Mounted & { desk: FakeDesk }> {
-  const prepared: PreparedTx = { kind, txId: review.txId, contractId: real.contractId, review, safetyErrors: [] }
+  const prepared: PreparedTx = {
+    kind,
+    txId: review.txId,
+    contractId: real.contractId,
+    review,
+    cborHex,
+    safetyErrors: []
+  }
   const desk = new FakeDesk({ 'wallets.list': () => [signer], 'tx.review': () => review, ...handlers })
   const mounted = await mountWithDesk(ReviewView, desk, { path: '/review' })
   await useWalletsStore(mounted.pinia).load()
@@ -100,6 +108,27 @@ describe('review of an escrow the engine opened', () => {
     expect(wrapper.get('[data-testid=review-txid]').text()).toBe(real.create.txId)
   })
 
+  test('the Raw tab shows the whole CBOR, selectable in a scrollable block, with a copy button', async () => {
+    const cborHex = `84a4${'0123456789abcdef'.repeat(400)}f5f6`
+    const { wrapper } = await reviewScreen(real.create, 'create', wallet('carol'), {}, cborHex)
+    expect(wrapper.find('[data-testid=review-cbor]').exists()).toBe(false)
+    await wrapper.get('[data-testid=tab-raw]').trigger('click')
+    const block = wrapper.get('[data-testid=review-cbor]')
+    expect(block.element.tagName).toBe('PRE')
+    expect(block.classes()).toContain('mono')
+    expect(block.attributes('tabindex')).toBe('0')
+    expect(block.text()).toBe(cborHex)
+    expect(wrapper.get('[data-testid=review-panel]').text()).toContain('CBOR (3,204 bytes, hex)')
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    const copy = wrapper.findAll('button').find((b) => b.text() === 'Copy CBOR')
+    expect(copy).toBeDefined()
+    await copy!.trigger('click')
+    await flushPromises()
+    expect(writeText).toHaveBeenCalledWith(cborHex)
+    expect(copy!.text()).toBe('Copied')
+  })
+
   test('signing a locked wallet asks for its password, then follows the status to confirmed', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] })
     let status: 'submitted' | 'confirmed' = 'submitted'
@@ -111,7 +140,8 @@ describe('review of an escrow the engine opened', () => {
         address: real.wallets.carol.address,
         lovelace: 0n,
         assets: [],
-        utxoCount: 0
+        utxoCount: 0,
+        utxos: []
       })
     })
     const submit = wrapper.get('[data-testid=sign-submit]')

@@ -2,124 +2,51 @@
  * Transaction metadata as Runtime writes it (runtime-api.md §9.1): user metadata converted from JSON with
  * cardano-api's "no schema" mapping, Marlowe tags under label 1564, role-token NFT metadata under 721.
  */
-import { bytesToHex, hexToBytes, utf8Encode } from '../../core/bytes'
-import { JsonDecimal, type JsonValue } from '../../core/json/lossless'
+import type { JsonValue } from '../../core/json/lossless'
+import { hexToBytes } from '../../core/bytes'
+import {
+  chunkText,
+  compareCodePoints,
+  compareHex,
+  MetadataError,
+  metadataText,
+  metadatumFromJson as coreMetadatumFromJson,
+  transactionMetadataFromJson as coreTransactionMetadataFromJson,
+  type Metadatum,
+  type MetadatumMap
+} from '../../core/cardano/metadata'
 import { badRequest } from './build-errors'
 
-export interface MetadatumMap {
-  readonly map: ReadonlyArray<readonly [Metadatum, Metadatum]>
-}
+export {
+  chunkText,
+  compareCodePoints,
+  MARLOWE_LABEL,
+  NFT_LABEL,
+  type Metadatum,
+  type MetadatumMap,
+  type TransactionMetadata
+} from '../../core/cardano/metadata'
 
-/** Integer, text, bytes, list or map: the five kinds of ledger metadata. */
-export type Metadatum = bigint | string | Uint8Array | readonly Metadatum[] | MetadatumMap
-
-export type TransactionMetadata = ReadonlyMap<bigint, Metadatum>
-
-export const MARLOWE_LABEL = 1564n
-export const NFT_LABEL = 721n
-const MAX_CHUNK_BYTES = 64
-const MAX_INT = 2n ** 64n - 1n
-const MAX_LABEL = 2n ** 64n - 1n
-const HEX = /^(?:[0-9a-f]{2})*$/
-const INTEGER = /^-?(?:0|[1-9][0-9]*)$/
-
-function utf8Size(s: string): number {
-  return utf8Encode(s)?.length ?? Number.POSITIVE_INFINITY
-}
-
-function text(s: string, path: string): string {
-  if (utf8Size(s) > MAX_CHUNK_BYTES) throw badRequest(`${path}: text longer than 64 bytes`, { path })
-  return s
-}
-
-/** Splits text into chunks of at most 64 characters and 64 UTF-8 bytes (Runtime's `T.chunksOf 64`). */
-export function chunkText(s: string): string[] {
-  const chunks: string[] = []
-  let current = ''
-  let chars = 0
-  for (const ch of s) {
-    if (chars === MAX_CHUNK_BYTES || utf8Size(current + ch) > MAX_CHUNK_BYTES) {
-      chunks.push(current)
-      current = ''
-      chars = 0
-    }
-    current += ch
-    chars += 1
+/** The core conversion with its errors as the builder's 400s. */
+function asBadRequest<T>(convert: () => T): T {
+  try {
+    return convert()
+  } catch (e) {
+    if (e instanceof MetadataError) throw badRequest(e.message, e.details)
+    throw e
   }
-  if (current !== '' || chunks.length === 0) chunks.push(current)
-  return chunks
 }
 
-/** A JSON string as metadata: `0x`-prefixed hex becomes bytes, anything else text. */
-function stringMetadatum(s: string, path: string): Metadatum {
-  if (s.startsWith('0x') && HEX.test(s.slice(2))) {
-    const bytes = hexToBytes(s.slice(2))
-    if (bytes.length > MAX_CHUNK_BYTES) throw badRequest(`${path}: bytes longer than 64`, { path })
-    return bytes
-  }
-  return text(s, path)
-}
-
-function keyMetadatum(key: string, path: string): Metadatum {
-  if (INTEGER.test(key)) return integer(BigInt(key), path)
-  return stringMetadatum(key, path)
-}
-
-function integer(n: bigint, path: string): bigint {
-  if (n > MAX_INT || n < -MAX_INT) throw badRequest(`${path}: integer outside ±(2^64 - 1)`, { path })
-  return n
-}
-
-/** Metadata order of keys, as cardano-api sorts a no-schema map: integers, then bytes, then text. */
-function compareKeys(a: Metadatum, b: Metadatum): number {
-  const rank = (m: Metadatum): number => (typeof m === 'bigint' ? 0 : m instanceof Uint8Array ? 1 : 2)
-  const ra = rank(a)
-  const rb = rank(b)
-  if (ra !== rb) return ra - rb
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0
-  if (a instanceof Uint8Array && b instanceof Uint8Array) return compareHex(bytesToHex(a), bytesToHex(b))
-  return compareCodePoints(a as string, b as string)
-}
-
-/** Byte order of two hex strings (string order of lowercase hex is byte order). */
-function compareHex(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
-export function compareCodePoints(a: string, b: string): number {
-  const ca = [...a]
-  const cb = [...b]
-  for (let i = 0; i < Math.min(ca.length, cb.length); i += 1) {
-    const d = ca[i]!.codePointAt(0)! - cb[i]!.codePointAt(0)!
-    if (d !== 0) return d
-  }
-  return ca.length - cb.length
-}
-
-/** cardano-api's `TxMetadataJsonNoSchema` conversion; errors name the path. */
 export function metadatumFromJson(v: JsonValue, path: string): Metadatum {
-  if (v === null) throw badRequest(`${path}: null is not allowed in metadata`, { path })
-  if (typeof v === 'boolean') throw badRequest(`${path}: booleans are not allowed in metadata`, { path })
-  if (typeof v === 'bigint') return integer(v, path)
-  if (v instanceof JsonDecimal) throw badRequest(`${path}: metadata numbers must be integers`, { path })
-  if (typeof v === 'string') return stringMetadatum(v, path)
-  if (Array.isArray(v)) return v.map((item, i) => metadatumFromJson(item, `${path}[${i}]`))
-  const entries = Object.keys(v).map(
-    (k) => [keyMetadatum(k, `${path}.${k}`), metadatumFromJson(v[k] as JsonValue, `${path}.${k}`)] as const
-  )
-  return { map: entries.sort((a, b) => compareKeys(a[0], b[0])) }
+  return asBadRequest(() => coreMetadatumFromJson(v, path))
 }
 
-/** User metadata: `{ "<label>": JSON }` with uint64 labels. */
+function textOf(s: string, path: string): string {
+  return asBadRequest(() => metadataText(s, path))
+}
+
 export function transactionMetadataFromJson(json: Readonly<Record<string, JsonValue>>): Map<bigint, Metadatum> {
-  const out = new Map<bigint, Metadatum>()
-  for (const key of Object.keys(json)) {
-    if (!/^(?:0|[1-9][0-9]*)$/.test(key) || BigInt(key) > MAX_LABEL) {
-      throw badRequest(`Invalid metadata value: label "${key}" is not a 64-bit unsigned integer`, { label: key })
-    }
-    out.set(BigInt(key), metadatumFromJson(json[key] as JsonValue, `metadata.${key}`))
-  }
-  return out
+  return asBadRequest(() => coreTransactionMetadataFromJson(json))
 }
 
 /** Tags under label 1564 in Runtime's version-2 format: `[2, [[tag] | [tag, payload], …]]`, ordered by tag. */
@@ -157,14 +84,14 @@ function extraEntries(extra: Readonly<Record<string, JsonValue>> | undefined, pa
   if (extra === undefined) return []
   return Object.keys(extra)
     .sort(compareCodePoints)
-    .map((k) => [text(k, `${path}.${k}`), metadatumFromJson(extra[k] as JsonValue, `${path}.${k}`)] as const)
+    .map((k) => [textOf(k, `${path}.${k}`), metadatumFromJson(extra[k] as JsonValue, `${path}.${k}`)] as const)
 }
 
 function fileMetadatum(file: RoleTokenFile, path: string): Metadatum {
   return {
     map: [
-      ['name', text(file.name, `${path}.name`)],
-      ['mediaType', text(file.mediaType, `${path}.mediaType`)],
+      ['name', textOf(file.name, `${path}.name`)],
+      ['mediaType', textOf(file.mediaType, `${path}.mediaType`)],
       ['src', chunkText(file.src)],
       ...extraEntries(file.extra, path)
     ]
@@ -174,10 +101,10 @@ function fileMetadatum(file: RoleTokenFile, path: string): Metadatum {
 /** Runtime's `encodeRoleTokenMetadata`: long texts as 64-character chunk lists, one file as a bare map. */
 export function roleTokenMetadatum(m: RoleTokenMetadata, path: string): Metadatum {
   const entries: (readonly [Metadatum, Metadatum])[] = [
-    ['name', text(m.name, `${path}.name`)],
+    ['name', textOf(m.name, `${path}.name`)],
     ['image', chunkText(m.image)]
   ]
-  if (m.mediaType !== undefined) entries.push(['mediaType', text(m.mediaType, `${path}.mediaType`)])
+  if (m.mediaType !== undefined) entries.push(['mediaType', textOf(m.mediaType, `${path}.mediaType`)])
   if (m.description !== undefined) entries.push(['description', chunkText(m.description)])
   const files = m.files ?? []
   if (files.length === 1) entries.push(['files', fileMetadatum(files[0]!, `${path}.files[0]`)])

@@ -4,6 +4,7 @@
  */
 import type { AppStatus, PreparedTx, TxKind } from '../../api/contract'
 import type { ChainProvider, ChainTip, TxOutRef } from '../../chain/provider'
+import { bytesToHex } from '../../core/bytes'
 import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
 import type { ReviewContext, TxReview } from '../../core/cardano/review/types'
 import type { JsonObject } from '../../core/json/lossless'
@@ -125,6 +126,7 @@ export class DeskContext {
       txId: built.txId,
       ...(built.contractId === undefined ? {} : { contractId: built.contractId }),
       review: await this.reviewOnChain(built.tx),
+      cborHex: bytesToHex(built.tx),
       safetyErrors: built.safetyErrors ?? []
     }
   }

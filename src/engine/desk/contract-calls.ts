@@ -3,13 +3,15 @@
  * headers, answered in Runtime's resource JSON, and every build returned with its review.
  */
 import type { ContractListItem, RoleRecipient } from '../../api/contract'
-import { JsonSyntaxError, type JsonObject } from '../../core/json/lossless'
+import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject } from '../../core/json/lossless'
 import { MarloweJsonError, parseContract, parseInputs } from '../../core/marlowe/json'
 import { nextTimeout } from '../../core/marlowe/timeouts'
 import type { Contract, Input, Party } from '../../core/marlowe/types'
 import { contractHeaderJson, contractStateJson, nextJson, payoutStateJson, txJson } from '../../server/resources'
 import type { TxRow } from '../../store/service-store'
 import { parseRef, type RolesConfig } from '../build'
+import { transactionMetadataFromJson } from '../build/metadata'
+import { EngineError } from '../errors'
 import type { ContractView } from '../service'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
@@ -37,6 +39,35 @@ function parseMarlowe<T>(what: string, parse: (text: string) => T, text: string)
     }
     throw e
   }
+}
+
+/**
+ * The request's metadata JSON (`{ "<uint64 label>": metadatum }`), parsed losslessly and checked with the
+ * builder's own conversion now, so a mistake is a clear BadRequest before any build starts.
+ */
+export function parseMetadata(text: string | undefined): JsonObject {
+  if (text === undefined || text.trim() === '') return {}
+  let json
+  try {
+    json = parseJson(text)
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      throw deskFailure('BadRequest', 'InvalidMetadata', `the metadata is not valid JSON: ${e.message}`)
+    }
+    throw e
+  }
+  if (!isJsonObject(json)) {
+    throw deskFailure('BadRequest', 'InvalidMetadata', 'the metadata must be a JSON object of labels to values')
+  }
+  try {
+    transactionMetadataFromJson(json)
+  } catch (e) {
+    if (e instanceof EngineError) {
+      throw deskFailure('BadRequest', 'InvalidMetadata', `the metadata is not valid: ${e.message}`, e.details)
+    }
+    throw e
+  }
+  return json
 }
 
 /** One token per listed recipient; a role listed for several addresses mints one for each. */
@@ -123,8 +154,9 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       return nextJson(steps)
     },
 
-    'contracts.create': async ({ walletId, contractJson, roles, tags, minUTxODeposit }) => {
+    'contracts.create': async ({ walletId, contractJson, roles, tags, metadataJson, minUTxODeposit }) => {
       const contract: Contract = parseMarlowe('contract', parseContract, contractJson)
+      const metadata = parseMetadata(metadataJson)
       const config = rolesConfig(roles)
       return progress.run('contracts.create', 'Reading the wallet', 3, async (stage) => {
         const request = await wallets.walletRequest(walletId)
@@ -134,7 +166,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
           ...(config === undefined ? {} : { roles: config }),
           ...(minUTxODeposit === undefined ? {} : { minUTxODeposit }),
           tags: Object.fromEntries(tags.map((t) => [t, null])),
-          metadata: {}
+          metadata
         })
         stage('Reviewing the transaction')
         return ctx.prepared('create', {

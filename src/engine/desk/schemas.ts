@@ -55,6 +55,7 @@ export const REQUEST_SCHEMAS: Schemas = {
     contractJson: text,
     roles: z.array(z.strictObject({ role: z.string().max(256), address })).max(1000),
     tags: z.array(z.string().min(1).max(256)).max(100),
+    metadataJson: text.exactOptional(),
     minUTxODeposit: z.bigint().positive().exactOptional()
   }),
   'contracts.apply': z.strictObject({ walletId, contractId: outRef, inputsJson: text }),

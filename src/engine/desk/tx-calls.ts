@@ -212,7 +212,8 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
         return {
           txId: loaded.txId,
           known: ctx.store.tx(loaded.txId) !== undefined,
-          review: await ctx.review(loaded.tx, facts)
+          review: await ctx.review(loaded.tx, facts),
+          cborHex: bytesToHex(loaded.tx)
         }
       })
     },

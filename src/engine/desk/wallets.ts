@@ -2,7 +2,7 @@
  * The wallets as the desk shows and uses them: summaries, the addresses funds may sit at (what a build spends
  * from and a balance counts), the role tokens a wallet holds, and the wallets a review marks as "own".
  */
-import type { AssetBalance, WalletBalance, WalletKind, WalletSummary } from '../../api/contract'
+import type { AssetBalance, WalletBalance, WalletKind, WalletSummary, WalletUtxo } from '../../api/contract'
 import type { ChainProvider, Utxo } from '../../chain/provider'
 import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
 import type { OwnWallet } from '../../core/cardano/review/types'
@@ -24,6 +24,38 @@ const KIND: Readonly<Record<WalletInfo['kind'], WalletKind>> = {
 export function assetNameText(hex: string): string | undefined {
   const text = utf8DecodeStrict(hexToBytes(hex))
   return text === undefined || /[\u0000-\u001f\u007f]/.test(text) ? undefined : text
+}
+
+/** The tokens of some outputs, summed per (policy, name). */
+function utxoAssets(utxos: readonly Utxo[]): Map<string, { policyId: string; assetName: string; quantity: bigint }> {
+  const totals = new Map<string, { policyId: string; assetName: string; quantity: bigint }>()
+  for (const u of utxos) {
+    for (const [policyId, names] of Object.entries(u.value.assets)) {
+      for (const [assetName, quantity] of Object.entries(names)) {
+        const key = `${policyId}.${assetName}`
+        const entry = totals.get(key) ?? { policyId, assetName, quantity: 0n }
+        totals.set(key, { ...entry, quantity: entry.quantity + quantity })
+      }
+    }
+  }
+  return totals
+}
+
+/** Non-zero totals, ordered by policy then name, with display names. */
+function assetBalances(
+  totals: ReadonlyMap<string, { policyId: string; assetName: string; quantity: bigint }>
+): AssetBalance[] {
+  return [...totals.values()]
+    .filter((a) => a.quantity !== 0n)
+    .sort((a, b) => a.policyId.localeCompare(b.policyId) || a.assetName.localeCompare(b.assetName))
+    .map((a) => ({ ...a, displayName: assetNameText(a.assetName) ?? a.assetName }))
+}
+
+/** "txid#index" by tx id, then numerically by index. */
+function compareRefs(a: string, b: string): number {
+  const [ta = '', ia = '0'] = a.split('#')
+  const [tb = '', ib = '0'] = b.split('#')
+  return ta.localeCompare(tb) || Number(ia) - Number(ib)
 }
 
 export class Wallets {
@@ -64,22 +96,18 @@ export class Wallets {
   async balance(walletId: string): Promise<WalletBalance> {
     const [summary, utxos] = await Promise.all([this.summary(walletId), this.utxos(walletId)])
     let lovelace = 0n
-    const totals = new Map<string, { policyId: string; assetName: string; quantity: bigint }>()
-    for (const u of utxos) {
-      lovelace += u.value.lovelace
-      for (const [policyId, names] of Object.entries(u.value.assets)) {
-        for (const [assetName, quantity] of Object.entries(names)) {
-          const key = `${policyId}.${assetName}`
-          const entry = totals.get(key) ?? { policyId, assetName, quantity: 0n }
-          totals.set(key, { ...entry, quantity: entry.quantity + quantity })
-        }
-      }
-    }
-    const assets: AssetBalance[] = [...totals.values()]
-      .filter((a) => a.quantity !== 0n)
-      .sort((a, b) => a.policyId.localeCompare(b.policyId) || a.assetName.localeCompare(b.assetName))
-      .map((a) => ({ ...a, displayName: assetNameText(a.assetName) ?? a.assetName }))
-    return { walletId, address: summary.address, lovelace, assets, utxoCount: utxos.length }
+    for (const u of utxos) lovelace += u.value.lovelace
+    const list = utxos
+      .map((u): WalletUtxo => ({
+        ref: `${u.ref.txId}#${u.ref.index}`,
+        address: u.address,
+        lovelace: u.value.lovelace,
+        assets: assetBalances(utxoAssets([u])),
+        hasDatum: u.datumHash !== undefined || u.datum !== undefined
+      }))
+      .sort((a, b) => compareRefs(a.ref, b.ref))
+    const assets = assetBalances(utxoAssets(utxos))
+    return { walletId, address: summary.address, lovelace, assets, utxoCount: utxos.length, utxos: list }
   }
 
   /** The role names of `rolesCurrency` the wallet holds at least one token of. */

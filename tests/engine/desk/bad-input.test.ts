@@ -139,6 +139,7 @@ describe('each call with bad input', () => {
     await h.fails('contracts.create', { ...create, walletId: empty.id }, 'CoinSelectionFailed')
     await h.fails('contracts.create', { ...create, roles: [{ role: 'Buyer' }] }, 'InvalidRequest')
     await h.fails('contracts.create', { ...create, minUTxODeposit: -1n }, 'InvalidRequest')
+    await h.fails('contracts.create', { ...create, metadataJson: 7 }, 'InvalidRequest')
     const apply = { walletId: alice.id, contractId: built.contractId!, inputsJson: '[]' }
     await h.fails('contracts.apply', { ...apply, inputsJson: '[{"deposits": 1}]' }, 'InvalidInputs')
     await h.fails('contracts.apply', { ...apply, inputsJson: 'nope' }, 'InvalidInputs')
@@ -264,5 +265,39 @@ describe('on a real network', () => {
     expect(w?.address).toMatch(/^addr_test1/)
     await node.fails('wallets.balance', { walletId: w!.id }, 'NodeUnavailable')
     expect(node.logged).toEqual([])
+  })
+})
+
+describe('contracts.create with metadata', () => {
+  const create = () => ({ walletId: alice.id, contractJson: '"close"', roles: [], tags: [] })
+
+  test('bad metadata is a clear BadRequest, before any build', async () => {
+    const cases: [string, string][] = [
+      ['{"674": ', 'not valid JSON'],
+      ['[1, 2]', 'must be a JSON object'],
+      ['{"x": 1}', 'label "x" is not a 64-bit unsigned integer'],
+      ['{"18446744073709551616": 1}', 'is not a 64-bit unsigned integer'],
+      ['{"674": {"ok": null}}', 'metadata.674.ok: null is not allowed'],
+      ['{"674": [true]}', 'metadata.674[0]: booleans are not allowed'],
+      ['{"674": 1.5}', 'metadata numbers must be integers']
+    ]
+    for (const [metadataJson, message] of cases) {
+      const error = await h.fails('contracts.create', { ...create(), metadataJson }, 'InvalidMetadata')
+      expect(error.message).toContain(message)
+    }
+  })
+
+  test('good metadata goes into the transaction, exact; empty text means none', async () => {
+    const big = '18446744073709551615'
+    const prepared = await h.ok('contracts.create', {
+      ...create(),
+      metadataJson: `{"674": {"msg": ["rent for May"]}, "${big}": ${big}}`
+    })
+    const entries = prepared.review.metadata?.entries ?? []
+    expect(entries.map((e) => e.label)).toEqual(expect.arrayContaining([674n, BigInt(big)]))
+    expect(entries.find((e) => e.label === BigInt(big))?.value).toEqual({ int: BigInt(big) })
+    expect(prepared.cborHex).toMatch(/^[0-9a-f]+$/)
+    const plain = await h.ok('contracts.create', { ...create(), metadataJson: '  ' })
+    expect(plain.review.metadata?.entries.some((e) => e.label === 674n) ?? false).toBe(false)
   })
 })

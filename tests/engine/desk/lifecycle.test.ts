@@ -96,11 +96,25 @@ describe('first run', () => {
       address: fresh.wallet.address,
       lovelace: 50n * ADA,
       assets: [],
-      utxoCount: 1
+      utxoCount: 1,
+      utxos: [
+        {
+          ref: expect.stringMatching(new RegExp(`^${txId}#\\d+$`)),
+          address: fresh.wallet.address,
+          lovelace: 50n * ADA,
+          assets: [],
+          hasDatum: false
+        }
+      ]
     })
     const rich = await h.ok('wallets.balance', { walletId: alice.id })
     expect(rich.lovelace).toBe(10_000n * ADA)
     expect(rich.utxoCount).toBe(4)
+    // Each output listed, exact, ordered by reference; together they are the balance.
+    expect(rich.utxos).toHaveLength(4)
+    expect(rich.utxos.reduce((sum, u) => sum + u.lovelace, 0n)).toBe(rich.lovelace)
+    expect(rich.utxos.map((u) => u.ref)).toEqual([...rich.utxos.map((u) => u.ref)].sort())
+    for (const u of rich.utxos) expect(u.ref).toMatch(/^[0-9a-f]{64}#\d+$/)
   })
 
   test('unlock and lock', async () => {
@@ -126,6 +140,9 @@ describe('an escrow from creation to withdrawal', () => {
       tags: ['desk.test']
     })
     expect(created.kind).toBe('create')
+    // The CBOR the renderer shows is the stored build, byte for byte.
+    const exported = parseTextEnvelope((await h.ok('tx.exportUnsigned', { txId: created.txId })).text)
+    expect(created.cborHex).toBe(bytesToHex(exported.cbor))
     expect(created.contractId).toMatch(new RegExp(`^${created.txId}#\\d+$`))
     contractId = created.contractId!
     const { review } = created
@@ -274,6 +291,7 @@ describe('an escrow from creation to withdrawal', () => {
 
     const imported = await h.ok('tx.import', { text: bundle.text })
     expect(imported).toMatchObject({ txId: withdrawal.txId, known: true })
+    expect(imported.cborHex).toBe(bytesToHex(parseBundle(bundle.text).tx))
     expect(imported.review.inputs.every((i) => i.resolved)).toBe(true)
     expect((await h.ok('tx.import', { text: unsigned.text })).txId).toBe(withdrawal.txId)
 

@@ -14,6 +14,8 @@ export interface TxUnderReview {
   readonly source: 'built' | 'imported'
   readonly txId: string
   readonly review: TxReview
+  /** The transaction's CBOR, hex (the Raw tab shows it). */
+  readonly cborHex: string
   /** Whether the engine holds this build, so it can sign, submit and export it. */
   readonly known: boolean
   readonly kind?: TxKind
@@ -49,6 +51,7 @@ export const useTxStore = defineStore('tx', () => {
       source: 'built',
       txId: p.txId,
       review: p.review,
+      cborHex: p.cborHex,
       known: true,
       kind: p.kind,
       safetyErrors: p.safetyErrors,
@@ -62,6 +65,7 @@ export const useTxStore = defineStore('tx', () => {
       source: 'imported',
       txId: imported.txId,
       review: imported.review,
+      cborHex: imported.cborHex,
       known: imported.known,
       safetyErrors: [],
       fileText: text

@@ -1,0 +1,57 @@
+// @vitest-environment happy-dom
+/** The wallet's unspent outputs under its balance: one row each, amounts exact, tokens named, datums marked. */
+import { mount } from '@vue/test-utils'
+import { describe, expect, test } from 'vitest'
+import type { WalletBalance } from '../../src/api/contract'
+import BalanceList from '../../src/renderer/src/components/wallet/BalanceList.vue'
+
+const TX_A = 'a1'.repeat(32)
+const TX_B = 'b2'.repeat(32)
+const POLICY = 'cd'.repeat(28)
+const ADDRESS = 'addr_test1vqg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygxrcya6'
+const HUGE = 2n ** 64n + 1n
+
+const balance: WalletBalance = {
+  walletId: 'w1',
+  address: ADDRESS,
+  lovelace: 2n ** 53n + 3n,
+  assets: [{ policyId: POLICY, assetName: '476f6c64', displayName: 'Gold', quantity: HUGE }],
+  utxoCount: 2,
+  utxos: [
+    { ref: `${TX_A}#0`, address: ADDRESS, lovelace: 2n ** 53n + 1n, assets: [], hasDatum: false },
+    {
+      ref: `${TX_B}#12`,
+      address: ADDRESS,
+      lovelace: 2n,
+      assets: [{ policyId: POLICY, assetName: '476f6c64', displayName: 'Gold', quantity: HUGE }],
+      hasDatum: true
+    }
+  ]
+}
+
+describe('wallet UTxOs', () => {
+  test('a compact table, one row per output, exact amounts', () => {
+    const wrapper = mount(BalanceList, { props: { balance } })
+    const rows = wrapper.findAll('[data-testid=wallet-utxo-row]')
+    expect(rows).toHaveLength(2)
+    const cells = (i: number) => rows[i]!.findAll('td').map((td) => td.text())
+
+    expect(cells(0)[0]).toBe(`${TX_A.slice(0, 8)}…${TX_A.slice(-4)}#0`)
+    expect(rows[0]!.find('td').attributes('title')).toBe(`${TX_A}#0`)
+    expect(rows[0]!.findAll('td')[1]!.attributes('title')).toBe(ADDRESS)
+    expect(cells(0)[2]).toBe('9,007,199,254.740993 ada')
+    expect(cells(0)[3]).toBe('—')
+    expect(cells(0)[4]).toBe('no')
+
+    expect(cells(1)[0]).toMatch(/#12$/)
+    expect(cells(1)[2]).toBe('0.000002 ada')
+    expect(cells(1)[3]).toBe('18,446,744,073,709,551,617 Gold')
+    expect(cells(1)[4]).toBe('yes')
+  })
+
+  test('no table without outputs', () => {
+    const empty = mount(BalanceList, { props: { balance: { ...balance, utxoCount: 0, utxos: [], assets: [] } } })
+    expect(empty.findAll('[data-testid=wallet-utxo-row]')).toHaveLength(0)
+    expect(empty.get('[data-testid=wallet-utxos]').text()).toContain('0 unspent outputs')
+  })
+})
