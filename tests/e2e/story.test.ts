@@ -220,6 +220,14 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
       await step('escrow from the template, roles to three wallets', async () => {
         await byId('nav-new-contract').click()
         await byId('new-contract-view').waitFor()
+        // The JSON editor (CodeMirror) takes typing and checks it with the core's codec, under the strict CSP.
+        await byId('tab-json').click()
+        await page.locator('[data-testid=contract-json] .cm-content').click()
+        await page.keyboard.insertText('{"when": [], "timeout": 1')
+        await waitForText(byId('contract-json-status'), /^Line 1, column 26: /)
+        await page.keyboard.insertText(', "timeout_continuation": "close"}')
+        await waitForText(byId('contract-json-status'), 'A valid Marlowe contract.')
+        await byId('tab-template').click()
         await byId('template-escrow').check()
         await byId('escrow-form').waitFor()
         await byId('field-escrow-price').fill('25')

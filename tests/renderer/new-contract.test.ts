@@ -8,6 +8,7 @@ import { parseContract, stringifyContract } from '../../src/core/marlowe/json'
 import { fromDateTimeLocal, toDateTimeLocal } from '../../src/renderer/src/format/time'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import App from '../../src/renderer/src/App.vue'
+import { editorText, setEditorText } from './support/code-editor'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
 import { WALLET, status } from './support/runtime-json'
@@ -84,15 +85,13 @@ describe('new contract', () => {
     const { wrapper, desk } = await newContract()
     await wrapper.get('[data-testid=tab-json]').trigger('click')
     const create = wrapper.get('[data-testid=create-review]')
-    await wrapper
-      .get('[data-testid=contract-json]')
-      .setValue('{"when": [], "timeout": 1, "timeout_continuation": clos}')
+    await setEditorText(wrapper, '{"when": [], "timeout": 1, "timeout_continuation": clos}')
     expect(create.attributes('disabled')).toBeDefined()
     const contract =
       '{"when":[{"case":{"notify_if":true},"then":{"pay":1,"token":{"currency_symbol":"","token_name":""},' +
       '"from_account":{"role_token":"Alice"},"to":{"party":{"role_token":"Bob"}},"then":"close"}}],' +
       '"timeout":1900000000000,"timeout_continuation":"close"}'
-    await wrapper.get('[data-testid=contract-json]').setValue(contract)
+    await setEditorText(wrapper, contract)
     expect(wrapper.find('[data-testid=role-recipient-Alice]').exists()).toBe(true)
     await wrapper.get('[data-testid=role-recipient-Bob]').setValue('addr_test1notanaddress')
     expect(wrapper.get('#role-1-note').classes()).toContain('field-error')
@@ -149,7 +148,7 @@ describe('new contract', () => {
   test('the template’s output can be edited as JSON', async () => {
     const { wrapper } = await newContract()
     await wrapper.get('[data-testid=edit-as-json]').trigger('click')
-    const text = (wrapper.get('[data-testid=contract-json]').element as HTMLTextAreaElement).value
+    const text = editorText(wrapper)
     expect(text).toContain('"role_token": "Buyer"')
     expect(wrapper.get('[data-testid=contract-json-status]').text()).toBe('A valid Marlowe contract.')
   })
