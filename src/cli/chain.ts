@@ -7,8 +7,6 @@ import { join } from 'node:path'
 import type { NetworkName } from '../chain/provider'
 import { openNodeChain, type OpenedChain } from '../chain/open'
 import { SandboxProvider } from '../chain/sandbox'
-import type { ResolvedOutput, ReviewProtocolParameters, SlotEra } from '../core/cardano/review/types'
-import { decodeTransaction } from '../core/cardano/tx'
 import { usageError } from './errors'
 
 /** The options of the sandbox commands: where the sandbox lives. */
@@ -96,37 +94,4 @@ async function openNode(command: string, network: NetworkName, choice: ChainChoi
         }),
     ...(choice['submit-api'] === undefined ? {} : { submitApi: choice['submit-api'] })
   })
-}
-
-export interface BundleContext {
-  readonly resolvedInputs: ResolvedOutput[]
-  readonly eraSummaries: SlotEra[]
-  readonly protocolParameters: ReviewProtocolParameters
-  /** Out-refs the chain does not know (spent or never existed). */
-  readonly missing: string[]
-}
-
-/** Everything an offline review of `tx` needs from the chain. */
-export async function resolveForBundle(chain: OpenChain, tx: Uint8Array): Promise<BundleContext> {
-  const { body } = decodeTransaction(tx)
-  const refs = [...body.inputs, ...body.collateral, ...body.referenceInputs]
-  const found = await chain.provider.utxosByRef(refs)
-  const key = (r: { txId: string; index: number }): string => `${r.txId}#${r.index}`
-  const known = new Set(found.map((u) => key(u.ref)))
-  const params = await chain.provider.protocolParameters()
-  return {
-    resolvedInputs: found,
-    eraSummaries: [...(await chain.provider.eraSummaries())],
-    protocolParameters: {
-      maxTxSize: params.maxTxSize,
-      minFeeA: params.minFeeA,
-      minFeeB: params.minFeeB,
-      priceMem: params.priceMem,
-      priceSteps: params.priceSteps,
-      minFeeRefScriptCostPerByte: params.minFeeRefScriptCostPerByte,
-      collateralPercentage: params.collateralPercentage,
-      costModels: params.costModels
-    },
-    missing: refs.filter((r) => !known.has(key(r))).map(key)
-  }
 }

@@ -23,7 +23,8 @@ import { CliError, usageError } from '../errors'
 import { keystoreOption, openKeystore } from '../keystore'
 import { renderReview } from '../render/review'
 import { password } from '../secrets'
-import { CHAIN_USAGE, chainOptions, openChain, resolveForBundle } from '../chain'
+import { chainFacts } from '../../engine/desk/chain-facts'
+import { CHAIN_USAGE, chainOptions, openChain } from '../chain'
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -281,7 +282,7 @@ parameters, and writes a review bundle for "tx review" and "tx sign" on an air-g
     const loaded = readTransaction(readBytes(file!))
     const chain = await openChain(this.name, values)
     try {
-      const context = await resolveForBundle(chain, loaded.tx)
+      const context = await chainFacts(chain.provider, loaded.tx)
       const doc: ReviewBundle = {
         tx: loaded.tx,
         era: loaded.era,
