@@ -9,7 +9,14 @@ import { computeTransaction } from '../../core/marlowe/semantics'
 import type { Era } from '../../core/cardano/tx-envelope'
 import type { PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
 import { EngineError } from '../errors'
-import { parseRecord, readValue, type ApplyRecord, type CreateRecord, type TxRecord } from './records'
+import {
+  parseRecord,
+  readValue,
+  type ApplyRecord,
+  type CreateRecord,
+  type PayoutRecord,
+  type TxRecord
+} from './records'
 import type { ContractView, PayoutView, TransactionView, UnsignedTx, WithdrawalView } from './types'
 
 const NO_ASSETS = { lovelace: 0n, assets: {} }
@@ -45,6 +52,26 @@ export class Views {
       assets: readValue(parseJson(row.assets)),
       status: row.withdrawalId === undefined ? 'available' : 'withdrawn',
       ...(row.withdrawalId === undefined ? {} : { withdrawalId: row.withdrawalId }),
+      payoutValidatorAddress: this.payoutAddress
+    }
+  }
+
+  /** A payout known only from a build's record (its paying tx is not confirmed, or it is not ours). */
+  private unstoredPayout(
+    p: PayoutRecord,
+    contractId: string,
+    transactionId: string,
+    withdrawalId?: string
+  ): PayoutView {
+    return {
+      payoutId: p.ref,
+      contractId,
+      transactionId,
+      rolesCurrency: p.rolesCurrency,
+      role: p.role,
+      assets: p.assets,
+      status: withdrawalId === undefined ? 'available' : 'withdrawn',
+      ...(withdrawalId === undefined ? {} : { withdrawalId }),
       payoutValidatorAddress: this.payoutAddress
     }
   }
@@ -120,18 +147,7 @@ export class Views {
       assets: record.output?.assets ?? NO_ASSETS,
       payouts: record.payouts.map((p) => {
         const stored = paid.get(p.ref)
-        return stored !== undefined
-          ? this.payout(stored)
-          : {
-              payoutId: p.ref,
-              contractId,
-              transactionId: row.txId,
-              rolesCurrency: p.rolesCurrency,
-              role: p.role,
-              assets: p.assets,
-              status: 'available' as const,
-              payoutValidatorAddress: this.payoutAddress
-            }
+        return stored !== undefined ? this.payout(stored) : this.unstoredPayout(p, contractId, row.txId)
       }),
       ...(consuming === undefined ? {} : { consumingTx: consuming.txId }),
       ...(record.invalidBefore === undefined ? {} : { invalidBefore: record.invalidBefore.time }),
@@ -156,17 +172,7 @@ export class Views {
       payouts: record.payouts.map((p) => {
         const known = stored.get(p.ref) ?? this.store.payout(p.ref)
         if (known !== undefined) return this.payout(known)
-        return {
-          payoutId: p.ref,
-          contractId: '',
-          transactionId: p.ref.slice(0, 64),
-          rolesCurrency: p.rolesCurrency,
-          role: p.role,
-          assets: p.assets,
-          status: row.status === 'confirmed' ? ('withdrawn' as const) : ('available' as const),
-          ...(row.status === 'confirmed' ? { withdrawalId: row.txId } : {}),
-          payoutValidatorAddress: this.payoutAddress
-        }
+        return this.unstoredPayout(p, '', p.ref.slice(0, 64), row.status === 'confirmed' ? row.txId : undefined)
       }),
       ...unsigned(row)
     }
