@@ -24,14 +24,53 @@ function forbid(...patterns) {
     'no-restricted-imports': [
       'error',
       {
+        // `**/x/**` misses an import of the folder itself (`../server`, its index): forbid `**/x` too.
         patterns: patterns.map((group) => ({
-          group: [group],
+          group: group.endsWith('/**') ? [group, group.slice(0, -3)] : [group],
           message: 'Layering: imports only go down (README, Layout).'
         }))
       }
     ]
   }
 }
+
+const APP = ['**/host/**', '**/cli/**', '**/main/**', '**/preload/**', '**/renderer/**']
+
+/** What each layer may not import: every layer above it, and for the pure ones Node and the CSL wrapper too. */
+const LAYERS = {
+  'src/core': [
+    ...nodeBuiltins,
+    'electron',
+    '**/api/**',
+    '**/csl/**',
+    '**/chain/**',
+    '**/store/**',
+    '**/engine/**',
+    '**/server/**',
+    ...APP
+  ],
+  'src/api': [
+    ...nodeBuiltins,
+    'electron',
+    '**/csl/**',
+    '**/chain/**',
+    '**/store/**',
+    '**/engine/**',
+    '**/server/**',
+    ...APP
+  ],
+  'src/csl': ['electron', '**/core/**', '**/chain/**', '**/store/**', '**/engine/**', '**/server/**', ...APP],
+  'src/chain': ['electron', '**/store/**', '**/engine/**', '**/server/**', ...APP],
+  'src/store': ['electron', '**/chain/**', '**/engine/**', '**/server/**', ...APP],
+  'src/engine': ['electron', '**/server/**', ...APP],
+  'src/server': ['electron', ...APP],
+  'src/host': ['electron', '**/cli/**', '**/main/**', '**/preload/**', '**/renderer/**']
+}
+
+const layerRules = Object.entries(LAYERS).map(([folder, banned]) => ({
+  files: [`${folder}/**/*.ts`],
+  rules: forbid(...banned)
+}))
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**'] },
@@ -63,59 +102,5 @@ export default tseslint.config(
       ]
     }
   },
-  {
-    files: ['src/core/**/*.ts'],
-    rules: forbid(
-      ...nodeBuiltins,
-      'electron',
-      '**/engine/**',
-      '**/chain/**',
-      '**/store/**',
-      '**/server/**',
-      '**/cli/**',
-      '**/main/**',
-      '**/preload/**',
-      '**/renderer/**',
-      '**/api/**'
-    )
-  },
-  {
-    files: ['src/chain/**/*.ts'],
-    rules: forbid(
-      'electron',
-      '**/engine/**',
-      '**/store/**',
-      '**/server/**',
-      '**/cli/**',
-      '**/main/**',
-      '**/preload/**',
-      '**/renderer/**'
-    )
-  },
-  {
-    files: ['src/csl/**/*.ts'],
-    rules: forbid(
-      'electron',
-      '**/core/**',
-      '**/engine/**',
-      '**/chain/**',
-      '**/store/**',
-      '**/server/**',
-      '**/cli/**',
-      '**/main/**'
-    )
-  },
-  {
-    files: ['src/store/**/*.ts'],
-    rules: forbid(
-      'electron',
-      '**/engine/**',
-      '**/chain/**',
-      '**/server/**',
-      '**/cli/**',
-      '**/main/**',
-      '**/preload/**',
-      '**/renderer/**'
-    )
-  }
+  ...layerRules
 )

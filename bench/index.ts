@@ -8,7 +8,7 @@ import { benchServer } from './server.bench'
 async function main(): Promise<void> {
   console.log(`# Marlowe Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`)
   benchMarloweCore()
-  benchReview()
+  await benchReview()
   await benchSandbox()
   await benchBuild()
   await benchServer()

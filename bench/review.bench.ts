@@ -25,6 +25,7 @@ import {
   scriptHash,
   slotTime
 } from '../tests/core/cardano/tx/fixtures'
+import { installFastBlake2b } from '../src/engine/fast-blake2b'
 import { measure, printRows, type Measurement } from './harness'
 
 /** Choices to make after the deposit: `levels` nested `When`s of three cases, one of which goes deeper. */
@@ -48,7 +49,8 @@ function largeContract(levels: number): Contract {
 /** Nesting that makes the transaction ≈16 KB. */
 const LEVELS = 28
 
-export function benchReview(): void {
+export async function benchReview(): Promise<void> {
+  await installFastBlake2b()
   const before = initialDatum(largeContract(LEVELS))
   const bytes = marloweApplyTx(TX_A, { before })
   const context: ReviewContext = {

@@ -30,3 +30,4 @@ export function withCsl<R>(fn: (scope: CslScope) => R): R {
     for (let i = owned.length - 1; i >= 0; i -= 1) owned[i]!.free()
   }
 }
+export { rootKeyFromEntropy } from './root-key'

@@ -3,8 +3,8 @@
  * the chain chosen in Settings (the sandbox by default) with its network's SQLite file, and the optional local
  * API. Keys and decrypted secrets live here, in main, and never reach the window.
  */
-import { DeskHost } from '../engine/desk/host'
 import type { DeskHandlers } from '../engine/desk'
+import { DeskHost } from '../host/host'
 
 export interface DeskEngine {
   readonly desk: DeskHandlers

@@ -5,7 +5,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { stringifyJson, type JsonObject, type JsonValue } from '../core/json/lossless'
 import { formatRef } from '../engine/build/refs'
-import type { MarloweService, UnsignedTx } from '../engine/service'
+import {
+  contractHeaderJson,
+  contractStateJson,
+  nextJson,
+  payoutHeaderJson,
+  payoutStateJson,
+  txBodyEnvelope,
+  txEnvelope,
+  txHeaderJson,
+  txJson,
+  withdrawalHeaderJson,
+  withdrawalJson,
+  type MarloweService,
+  type UnsignedTx
+} from '../engine/service'
 import { sendJson, sendJsonText } from './app'
 import { ResponseCache } from './response-cache'
 import { HttpError } from './errors'
@@ -30,24 +44,7 @@ import {
   type RangeField,
   type RangeFields
 } from './requests'
-import {
-  contractHeaderJson,
-  contractLinks,
-  contractStateJson,
-  links,
-  nextJson,
-  payoutHeaderJson,
-  payoutLinks,
-  payoutStateJson,
-  txBodyEnvelope,
-  txEnvelope,
-  txHeaderJson,
-  txJson,
-  txLinks,
-  withdrawalHeaderJson,
-  withdrawalJson,
-  withdrawalListLinks
-} from './resources'
+import { contractLinks, links, payoutLinks, txLinks, withdrawalListLinks } from './resources'
 
 type Params = Record<string, string>
 

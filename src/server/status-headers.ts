@@ -5,8 +5,7 @@
  */
 import type { NetworkName } from '../chain/provider'
 import { stringifyJson } from '../core/json/lossless'
-import type { MarloweService } from '../engine/service'
-import { isoTime } from './resources'
+import { isoTime, type MarloweService } from '../engine/service'
 
 export const RUNTIME_VERSION = '1.0.0'
 

@@ -12,7 +12,7 @@ import { decodeWire, encodeWire } from '../../src/api/wire'
 import { handleDeskCall } from '../../src/engine/desk'
 import { DEFAULT_SETTINGS } from '../../src/engine/desk/settings-file'
 import { openDeskEngine } from '../../src/main/engine'
-import { freePort } from '../engine/desk/host-support'
+import { freePort } from '../host/host-support'
 
 describe('openDeskEngine', () => {
   test('close stops the local API and frees the data directory for the next start', async () => {

@@ -11,7 +11,7 @@
  *   datums and the language views of the cost models of the Plutus languages the transaction runs;
  * - signatures: a transaction with no vkey witness at all is refused here (the emulator would crash on it).
  */
-import { blake2b } from '@noble/hashes/blake2.js'
+import { blake2bHex } from '../../core/blake2b'
 import {
   Address,
   AssetId,
@@ -24,7 +24,7 @@ import {
   type TransactionOutput,
   type TransactionWitnessSet
 } from '@blaze-cardano/core'
-import { bytesToHex, hexToBytes } from '../../core/bytes'
+import { hexToBytes } from '../../core/bytes'
 import { ChainError } from '../provider'
 import { languageViews } from './params'
 
@@ -49,7 +49,7 @@ const NATIVE = 0
 const PLUTUS_V3 = 3
 
 function blake2b256Hex(hex: string): string {
-  return bytesToHex(blake2b(hexToBytes(hex), { dkLen: 32 }))
+  return blake2bHex(hexToBytes(hex), 32)
 }
 
 function inputName(input: TransactionInput): string {

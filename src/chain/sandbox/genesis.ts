@@ -4,8 +4,7 @@
  * in synthetic transactions with fixed ids (`genesisTxId`). `GENESIS_ID` hashes all of it with the protocol
  * parameters, so a saved ledger made by a different genesis is recognised and refused.
  */
-import { blake2b } from '@noble/hashes/blake2.js'
-import { bytesToHex } from '../../core/bytes'
+import { blake2bHex } from '../../core/blake2b'
 import type { TxOutRef } from '../provider'
 import { SANDBOX_BLAZE_PARAMS, toProtocolParameters } from './params'
 import { genesisTxId, SANDBOX_REFERENCE_SCRIPTS } from './reference-scripts'
@@ -55,4 +54,4 @@ function describeGenesis(): string {
 }
 
 /** Names this genesis (outputs + parameters); also the hash of block 0. */
-export const GENESIS_ID = bytesToHex(blake2b(new TextEncoder().encode(describeGenesis()), { dkLen: 32 }))
+export const GENESIS_ID = blake2bHex(new TextEncoder().encode(describeGenesis()), 32)

@@ -4,7 +4,7 @@
  * never both land, and confirming does not move the clock. Blocks get numbers 1, 2, … and hashes chained from
  * the genesis id: blake2b-256(previous block hash ‖ slot as 8 bytes big-endian ‖ tx id).
  */
-import { blake2b } from '@noble/hashes/blake2.js'
+import { blake2bHex } from '../../core/blake2b'
 import {
   Address,
   HexBlob,
@@ -64,7 +64,7 @@ function nextBlockHash(previous: string, slot: bigint, txId: string): string {
   bytes.set(hexToBytes(previous))
   new DataView(bytes.buffer).setBigUint64(32, slot)
   bytes.set(hexToBytes(txId), 40)
-  return bytesToHex(blake2b(bytes, { dkLen: 32 }))
+  return blake2bHex(bytes, 32)
 }
 
 export interface LedgerOptions {

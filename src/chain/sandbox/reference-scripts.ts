@@ -3,8 +3,7 @@
  * transaction, each at the enterprise address of its own script hash without a datum — the layout of the real
  * deployments, and like them unspendable (a Plutus V2 output without a datum cannot be spent).
  */
-import { blake2b } from '@noble/hashes/blake2.js'
-import { bytesToHex } from '../../core/bytes'
+import { blake2bHex } from '../../core/blake2b'
 import { formatShelleyAddress } from '../../core/cardano/address'
 import type { TxOutRef } from '../provider'
 import { STAND_IN_VALIDATORS, type StandInRole, type StandInScript } from './stand-ins'
@@ -18,7 +17,7 @@ export interface ReferenceScriptOutput {
 
 /** A synthetic genesis transaction id: blake2b-256 of a label, so it is fixed and cannot collide with a real tx. */
 export function genesisTxId(label: string): string {
-  return bytesToHex(blake2b(new TextEncoder().encode(`marlowe-desk sandbox genesis: ${label}`), { dkLen: 32 }))
+  return blake2bHex(new TextEncoder().encode(`marlowe-desk sandbox genesis: ${label}`), 32)
 }
 
 const SCRIPTS_TX_ID = genesisTxId('marlowe reference scripts')

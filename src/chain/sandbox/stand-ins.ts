@@ -12,8 +12,8 @@
  * shape: the seed UTxO ref is part of the script body, so every contract gets its own policy id (its own
  * rolesCurrency), although nothing stops the policy from minting again.
  */
-import { blake2b } from '@noble/hashes/blake2.js'
-import { bytesToHex, hexToBytes } from '../../core/bytes'
+import { blake2bHex } from '../../core/blake2b'
+import { hexToBytes } from '../../core/bytes'
 import type { ScriptRef, TxOutRef } from '../provider'
 import { encodeProgram, type Term } from './flat'
 
@@ -42,7 +42,7 @@ function plutusV2ScriptHash(scriptBytes: Uint8Array): string {
   const tagged = new Uint8Array(1 + scriptBytes.length)
   tagged[0] = PLUTUS_V2_HASH_PREFIX
   tagged.set(scriptBytes, 1)
-  return bytesToHex(blake2b(tagged, { dkLen: 28 }))
+  return blake2bHex(tagged, 28)
 }
 
 function lambdas(count: number, body: Term): Term {

@@ -9,7 +9,7 @@
 import { mnemonicToEntropy } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { bytesToHex } from '../../core/bytes'
-import { withCsl, CSL } from '../../csl'
+import { withCsl, CSL, rootKeyFromEntropy } from '../../csl'
 
 export type SandboxWalletName = 'alice' | 'bob' | 'carol' | 'dave' | 'faucet'
 
@@ -41,7 +41,7 @@ const SANDBOX_NETWORK_ID = 0
 /** The wallet of a mnemonic (empty passphrase), as the sandbox derives its own. */
 export function walletFromMnemonic(name: SandboxWalletName, mnemonic: string): SandboxWallet {
   return withCsl((s) => {
-    const root = s.own(CSL.Bip32PrivateKey.from_bip39_entropy(mnemonicToEntropy(mnemonic, wordlist), new Uint8Array()))
+    const root = s.own(rootKeyFromEntropy(mnemonicToEntropy(mnemonic, wordlist)))
     const account = s.own(s.own(s.own(root.derive(HARDENED + 1852)).derive(HARDENED + 1815)).derive(HARDENED + 0))
     const payment = s.own(s.own(account.derive(0)).derive(0))
     const stake = s.own(s.own(account.derive(2)).derive(0))

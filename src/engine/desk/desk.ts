@@ -11,7 +11,7 @@ import { txCalls } from './tx-calls'
 import { walletCalls } from './wallet-calls'
 
 export interface CreateDeskOptions extends Omit<DeskOptions, 'sandbox'> {
-  /** The host's `settings.*` (./host.ts); without a host they are refused. */
+  /** The host's `settings.*` (src/host/host.ts); without a host they are refused. */
   readonly settings?: HandlersOf<SettingsCall>
 }
 

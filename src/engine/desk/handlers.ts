@@ -8,5 +8,5 @@ export type DeskHandlers = {
 /** The handlers of some calls, for the modules that each implement one group. */
 export type HandlersOf<C extends DeskCall> = Pick<DeskHandlers, C>
 
-/** The calls about the desk's own settings: answered by whatever hosts the engine (see ./host.ts). */
+/** The calls about the desk's own settings: answered by whatever hosts the engine (see src/host/host.ts). */
 export type SettingsCall = 'settings.get' | 'settings.update' | 'settings.testConnection'

@@ -3,7 +3,7 @@
  * Below the account everything is soft-derived, so the account public key alone yields every address and
  * key hash; only signing needs the account private key.
  */
-import { CSL, withCsl } from '../../csl'
+import { CSL, rootKeyFromEntropy, withCsl } from '../../csl'
 import { bytesToHex } from '../../core/bytes'
 
 export type KeyRole = 'payment' | 'change' | 'stake'
@@ -35,7 +35,7 @@ export interface AccountKeys {
 
 export function accountKeysFromEntropy(entropy: Uint8Array, account: number): AccountKeys {
   return withCsl((scope) => {
-    const root = scope.own(CSL.Bip32PrivateKey.from_bip39_entropy(entropy, new Uint8Array()))
+    const root = scope.own(rootKeyFromEntropy(entropy))
     const purpose = scope.own(root.derive(HARDENED + PURPOSE))
     const coin = scope.own(purpose.derive(HARDENED + COIN_TYPE))
     const key = scope.own(coin.derive(HARDENED + account))

@@ -12,7 +12,7 @@
  * wrong addresses. Format and version are checked first, so a newer file is named as such, not as damaged.
  */
 import { createHash } from 'node:crypto'
-import { blake2b } from '@noble/hashes/blake2.js'
+import { blake2bHex } from '../../core/blake2b'
 import { bytesToHex, hexToBytes } from '../../core/bytes'
 import { decodeAccountXvk, encodeAccountXvk, KeyEncodingError } from '../../core/cardano/keys-bech32'
 import { isJsonObject, JsonSyntaxError, parseJson, stringifyJson, type JsonObject } from '../../core/json/lossless'
@@ -55,7 +55,7 @@ export function walletFileName(id: string): string {
 
 /** The id of a wallet: blake2b-160 of its public key, as cardano-wallet's wallet ids (hex, 40 characters). */
 export function walletIdOf(publicKey: Uint8Array): string {
-  return bytesToHex(blake2b(publicKey, { dkLen: 20 }))
+  return blake2bHex(publicKey, 20)
 }
 
 /** Why a wallet name is unacceptable, or undefined when it is fine. */

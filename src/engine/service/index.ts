@@ -1,6 +1,23 @@
-/** The service operations (see service.ts) and how to open one over a SQLite file (open.ts). */
+/**
+ * The service operations (see service.ts), how to open one over a SQLite file (open.ts), and its views as
+ * Runtime's resource JSON (runtime-json.ts).
+ */
 export { Follower, type SyncReport } from './follower'
 export { openService, type OpenService, type OpenServiceOptions } from './open'
+export {
+  contractHeaderJson,
+  contractStateJson,
+  isoTime,
+  nextJson,
+  payoutHeaderJson,
+  payoutStateJson,
+  txBodyEnvelope,
+  txEnvelope,
+  txHeaderJson,
+  txJson,
+  withdrawalHeaderJson,
+  withdrawalJson
+} from './runtime-json'
 export { MarloweService, type ChainStatus } from './service'
 export type { SubmitEnvelope } from './signed-tx'
 export type * from './types'

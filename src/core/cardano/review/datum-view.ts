@@ -21,6 +21,7 @@ import type { DatumContent, DatumView, MarloweScriptName, ResolvedOutput } from 
 export class DatumDecoder {
   private readonly contents = new Map<string, DatumContent>()
   private readonly marlowe = new Map<string, MarloweData | undefined>()
+  private readonly hex = new Map<string, string>()
 
   constructor(private readonly env: ReviewEnv) {}
 
@@ -51,7 +52,7 @@ export class DatumDecoder {
         form: 'inline',
         hash: datum.hash,
         source: 'inline',
-        bytes: bytesToHex(datum.bytes),
+        bytes: this.bytesHex(datum.hash, datum.bytes),
         content: this.content(datum.hash, datum.data, scriptName)
       }
     }
@@ -69,8 +70,18 @@ export class DatumDecoder {
     const hash = blake2b256Hex(bytes)
     const data = tryDecode(() => decodePlutusData(bytes))
     const form = output.datumHash === undefined ? 'inline' : 'hash'
-    const view: DatumView = { form, hash, source: form === 'inline' ? 'inline' : 'resolved', bytes: bytesToHex(bytes) }
+    const source = form === 'inline' ? 'inline' : 'resolved'
+    const view: DatumView = { form, hash, source, bytes: this.bytesHex(hash, bytes) }
     return data === undefined ? view : { ...view, content: this.content(hash, data, scriptName) }
+  }
+
+  private bytesHex(hash: string, bytes: Uint8Array): string {
+    let hex = this.hex.get(hash)
+    if (hex === undefined) {
+      hex = bytesToHex(bytes)
+      this.hex.set(hash, hex)
+    }
+    return hex
   }
 
   private byHash(hash: string, scriptName: MarloweScriptName | undefined): DatumView {
@@ -80,7 +91,7 @@ export class DatumDecoder {
       form: 'hash',
       hash,
       source: 'witness-set',
-      bytes: bytesToHex(witness.bytes),
+      bytes: this.bytesHex(hash, witness.bytes),
       content: this.content(hash, witness.data, scriptName)
     }
   }

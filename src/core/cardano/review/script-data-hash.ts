@@ -5,8 +5,8 @@
  * scripts and the reference scripts it needs; when unresolved inputs hide reference scripts, every candidate
  * set of languages with a cost model is tried.
  */
-import { blake2b } from '@noble/hashes/blake2.js'
-import { bytesToHex } from '../../bytes'
+import { blake2bHex } from '../../blake2b'
+import { concatBytes } from '../../bytes'
 import type { ScriptLanguage } from '../tx'
 import { encodeLanguageViews } from './language-views'
 import type { ReviewProtocolParameters, ScriptDataHashView } from './types'
@@ -39,9 +39,7 @@ export function checkScriptDataHash(input: ScriptDataInputs): ScriptDataHashView
   if (models === undefined) {
     return { ...withDeclared, status: 'not-checked', languages: listed, reason: 'no cost models in the context' }
   }
-  const prefix = blake2b.create({ dkLen: 32 })
-  prefix.update(redeemersBytes ?? EMPTY_MAP)
-  if (datumsBytes !== undefined) prefix.update(datumsBytes)
+  const prefix = [redeemersBytes ?? EMPTY_MAP, ...(datumsBytes === undefined ? [] : [datumsBytes])]
   const candidates = input.certain || redeemersBytes === undefined ? [languages] : supersets(languages, models)
   let first: string | undefined
   for (const candidate of candidates) {
@@ -52,7 +50,7 @@ export function checkScriptDataHash(input: ScriptDataInputs): ScriptDataHashView
       }
       continue
     }
-    const computed = bytesToHex(prefix.clone().update(views.bytes).digest())
+    const computed = blake2bHex(concatBytes([...prefix, views.bytes]), 32)
     first ??= computed
     if (computed === declared) {
       return { declared, computed, status: 'match', languages: PLUTUS.filter((l) => candidate.has(l)) }

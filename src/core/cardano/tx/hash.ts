@@ -1,13 +1,12 @@
 /** The ledger's hashes: blake2b-256 for transaction bodies, datums and aux data; blake2b-224 for keys and scripts. */
-import { blake2b } from '@noble/hashes/blake2.js'
-import { bytesToHex } from '../../bytes'
+import { blake2bHex } from '../../blake2b'
 
 export function blake2b256Hex(bytes: Uint8Array): string {
-  return bytesToHex(blake2b(bytes, { dkLen: 32 }))
+  return blake2bHex(bytes, 32)
 }
 
 export function blake2b224Hex(bytes: Uint8Array): string {
-  return bytesToHex(blake2b(bytes, { dkLen: 28 }))
+  return blake2bHex(bytes, 28)
 }
 
 /** Hash of a script: blake2b-224 of its language tag byte followed by its bytes. */

@@ -1,6 +1,5 @@
 /** Datum and merkle hashes: blake2b-256 of the Data bytes, as the ledger and Merkle.hs compute them. */
-import { blake2b } from '@noble/hashes/blake2.js'
-import { bytesToHex } from '../../bytes'
+import { blake2bHex } from '../../blake2b'
 import type { Contract, MarloweData } from '../types'
 import { encodePlutusData } from './data'
 import { encodeMarloweData } from './marlowe-data'
@@ -8,7 +7,7 @@ import { contractToPlutusData } from './marlowe-to-data'
 
 /** blake2b-256 of datum bytes, lowercase hex. */
 export function datumHash(bytes: Uint8Array): string {
-  return bytesToHex(blake2b(bytes, { dkLen: 32 }))
+  return blake2bHex(bytes, 32)
 }
 
 export function hashMarloweData(md: MarloweData): string {

@@ -3,9 +3,9 @@
  * always behind the API token. It serves one service, so a new service (another network) restarts it.
  */
 import type { FastifyInstance } from 'fastify'
-import type { LocalApiState } from '../../api/contract'
-import { createServer, listen } from '../../server/app'
-import type { MarloweService } from '../service'
+import type { LocalApiState } from '../api/contract'
+import type { MarloweService } from '../engine/service'
+import { createServer, listen } from '../server/app'
 
 export class LocalApi {
   private server: FastifyInstance | undefined

@@ -2,11 +2,11 @@
  * `settings.testConnection`: connects to a node as Settings describe it, asks for its tip, checks that it serves
  * the chosen network, and reaches cardano-submit-api when one is given — then disconnects, changing nothing.
  */
-import type { ConnectionReport, NetworkName, NodeSettings } from '../../api/contract'
-import { exchange } from '../../chain/blockfrost/http'
-import { openNodeChain, type ChainTuning } from '../../chain/open'
-import { ChainError } from '../../chain/provider'
-import { deskFailure } from './errors'
+import type { ConnectionReport, NetworkName, NodeSettings } from '../api/contract'
+import { exchange } from '../chain/blockfrost/http'
+import { openNodeChain, type ChainTuning } from '../chain/open'
+import { ChainError } from '../chain/provider'
+import { deskFailure } from '../engine/desk'
 
 /** Short deadlines: a person is waiting for the answer. */
 export const TEST_TUNING: ChainTuning = {

@@ -12,20 +12,28 @@ import {
   type LocalApiState,
   type NodeSettings,
   type SettingsState
-} from '../../api/contract'
-import { openNodeChain, type ChainTuning, type OpenedChain } from '../../chain/open'
-import { SandboxProvider, type SandboxOptions } from '../../chain/sandbox'
-import { Keystore, type KeystoreOptions } from '../keys'
-import { openService, type MarloweService, type OpenService, type OpenServiceOptions } from '../service'
+} from '../api/contract'
+import { openNodeChain, type ChainTuning, type OpenedChain } from '../chain/open'
+import { SandboxProvider, type SandboxOptions } from '../chain/sandbox'
+import {
+  ActivityTracker,
+  createDesk,
+  deskFailure,
+  knownErrorBody,
+  loadSettings,
+  saveSettings,
+  type DeskHandlers,
+  type HandlersOf,
+  type SettingsCall,
+  type StageFn
+} from '../engine/desk'
+import { installFastBlake2b } from '../engine/fast-blake2b'
+import { Keystore, type KeystoreOptions } from '../engine/keys'
+import { openService, type MarloweService, type OpenService, type OpenServiceOptions } from '../engine/service'
 import { apiToken } from './api-token'
 import { testConnection, TEST_TUNING } from './connection-test'
-import { createDesk } from './desk'
-import { deskFailure, knownErrorBody } from './errors'
 import { Gate } from './gate'
-import type { DeskHandlers, HandlersOf, SettingsCall } from './handlers'
 import { LocalApi } from './local-api'
-import { ActivityTracker, type StageFn } from './progress'
-import { loadSettings, saveSettings } from './settings-file'
 
 export interface DeskHostOptions {
   /** Holds `settings.json`, `keys/`, `sandbox/`, `service-<network>.sqlite` and the local API's `api-token`. */
@@ -114,6 +122,7 @@ export class DeskHost {
   }
 
   static async open(options: DeskHostOptions): Promise<DeskHost> {
+    await installFastBlake2b()
     const loaded = loadSettings(settingsPath(options))
     let warning = loaded.warning
     const keystore = await openKeystore(options, loaded.settings.autoLockMinutes)

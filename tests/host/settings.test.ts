@@ -7,10 +7,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import type { DeskSettings } from '../../../src/api/contract'
-import { DEFAULT_SETTINGS } from '../../../src/engine/desk/settings-file'
+import type { DeskSettings } from '../../src/api/contract'
+import { DEFAULT_SETTINGS } from '../../src/engine/desk/settings-file'
+import { PASSWORD } from '../engine/desk/support'
 import { dataDir, freePort, openHost, previewPeer } from './host-support'
-import { PASSWORD } from './support'
 
 const withApi = (enabled: boolean, port: number): DeskSettings => ({ ...DEFAULT_SETTINGS, localApi: { enabled, port } })
 

@@ -1,0 +1,34 @@
+import fc from 'fast-check'
+import { afterAll, describe, expect, it } from 'vitest'
+import { blake2bHex, portable, useBlake2b } from '../../src/core/blake2b'
+import { bytesToHex } from '../../src/core/bytes'
+import { installFastBlake2b } from '../../src/engine/fast-blake2b'
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+
+describe('blake2b', () => {
+  afterAll(() => useBlake2b(portable))
+
+  it('matches the published blake2b-256 and -224 values (portable)', () => {
+    // RFC 7693 style check values for the empty input and "abc".
+    expect(blake2bHex(new Uint8Array(0), 32)).toBe('0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8')
+    expect(blake2bHex(utf8('abc'), 32)).toBe('bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319')
+    expect(blake2bHex(new Uint8Array(0), 28)).toBe('836cc68931c2e4e3e838602eca1902591d216837bafddfe6f0c8cb07')
+  })
+
+  it('the WebAssembly implementation the engine installs gives the same digests for every length used', async () => {
+    await installFastBlake2b()
+    expect(blake2bHex(utf8('abc'), 32)).toBe('bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319')
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 20_000 }), fc.constantFrom(20, 28, 32, 64), (bytes, length) => {
+        expect(blake2bHex(bytes, length)).toBe(bytesToHex(portable(bytes, length)))
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it('installing twice is one installation', async () => {
+    await Promise.all([installFastBlake2b(), installFastBlake2b()])
+    expect(blake2bHex(utf8('abc'), 28)).toBe(bytesToHex(portable(utf8('abc'), 28)))
+  })
+})

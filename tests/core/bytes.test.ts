@@ -1,0 +1,31 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { bytesToHex, hexToBytes } from '../../src/core/bytes'
+
+/** The obvious definition, to hold the table-driven one to. */
+function referenceHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+describe('bytesToHex', () => {
+  it('writes every byte value as two lowercase digits, in order', () => {
+    const all = Uint8Array.from({ length: 256 }, (_, b) => b)
+    expect(bytesToHex(all)).toBe(referenceHex(all))
+    expect(bytesToHex(all.subarray(250))).toBe('fafbfcfdfeff')
+  })
+
+  it('agrees with the reference on short, long and offset views', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.nat(16), (bytes, skip) => {
+        const view = bytes.subarray(Math.min(skip, bytes.length))
+        expect(bytesToHex(view)).toBe(referenceHex(view))
+        expect(hexToBytes(bytesToHex(view))).toEqual(view)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it('gives the empty string for no bytes', () => {
+    expect(bytesToHex(new Uint8Array(0))).toBe('')
+  })
+})
