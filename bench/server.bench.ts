@@ -7,7 +7,8 @@
  * - `GET /contracts/{id}` of a confirmed contract against a bare `node:http` server answering the same bytes
  *   (status, headers and body): the floor of HTTP itself.
  * - cold start of `marlowe-desk serve --port 0 --data <fresh dir> --no-token` to its first 200 on /healthcheck,
- *   against `node -e` with a bare http server to its first 200 (Node's own start-up floor).
+ *   against `node -e` with a bare http server to its first 200 (Node's own start-up floor): as every start after
+ *   the first runs (the executable's code cache made), and as the very first start after a build or upgrade.
  *
  * Inputs: every build reserves the wallet UTxOs it spends for 30 minutes and nothing here is submitted, so dave
  * is first given POST_WARMUP + POST_REQUESTS + a margin of 10-ada UTxOs (faucet payments split by a few
@@ -16,14 +17,13 @@
  * reservation and the same wallet, and neither can run out of inputs. A build reads every UTxO of the wallet,
  * so this wallet's builds are slower than build.bench's (four UTxOs); both sides pay that alike.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer as createHttpServer, get, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { build } from 'esbuild'
 import { SandboxProvider, sandboxWallet, signWithSandboxWallets } from '../src/chain/sandbox'
 import { CLOSE } from '../src/core/marlowe/types'
 import { openService, type OpenService } from '../src/engine/service'
@@ -202,18 +202,9 @@ async function httpRuns(dir: string): Promise<HttpRuns> {
   }
 }
 
-/** Builds the CLI as `npm run build:cli` does, so the cold start measured is of the current sources. */
-async function buildCli(): Promise<void> {
-  await build({
-    entryPoints: ['src/cli/main.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    outfile: CLI,
-    logLevel: 'warning'
-  })
+/** Builds the CLI with `npm run build:cli`'s script, so the cold start measured is of the current sources. */
+function buildCli(): void {
+  execFileSync(process.execPath, ['scripts/cli-build.mjs'], { stdio: 'inherit' })
   if (!existsSync(CLI)) throw new Error(`${CLI} was not built`)
 }
 
@@ -231,9 +222,10 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** Spawns `args`, reads the port from its `listening <port>` line, polls /healthcheck: ms to the first 200. */
-async function toFirst200(args: readonly string[]): Promise<number> {
+async function toFirst200(args: readonly string[], codeCache?: string): Promise<number> {
   const start = performance.now()
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const env = codeCache === undefined ? process.env : { ...process.env, MARLOWE_DESK_CODE_CACHE: codeCache }
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env })
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let out = ''
@@ -267,29 +259,41 @@ async function toFirst200(args: readonly string[]): Promise<number> {
 
 interface ColdStarts {
   readonly serve: number
+  readonly firstServe: number
   readonly bare: number
 }
 
-/** Medians of COLD_STARTS runs each, alternated so that machine load falls on both alike. */
+/** Medians of COLD_STARTS runs each, alternated so that machine load falls on all alike. */
 async function coldStarts(): Promise<ColdStarts> {
-  await buildCli()
+  buildCli()
+  const cacheDir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-code-cache-'))
   const serve: number[] = []
+  const firstServe: number[] = []
   const bare: number[] = []
-  for (let i = 0; i < COLD_STARTS; i += 1) {
+  const serveOnce = async (codeCache: string): Promise<number> => {
     const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-serve-'))
     try {
-      serve.push(await toFirst200([CLI, 'serve', '--port', '0', '--data', data, '--no-token']))
+      return await toFirst200([CLI, 'serve', '--port', '0', '--data', data, '--no-token'], codeCache)
     } finally {
       rmSync(data, { recursive: true, force: true })
     }
-    bare.push(await toFirst200(['-e', BARE_SERVER]))
+  }
+  try {
+    await serveOnce(cacheDir)
+    for (let i = 0; i < COLD_STARTS; i += 1) {
+      serve.push(await serveOnce(cacheDir))
+      firstServe.push(await serveOnce('off'))
+      bare.push(await toFirst200(['-e', BARE_SERVER]))
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true })
   }
   const median = (xs: number[]): number =>
     percentile(
       xs.sort((a, b) => a - b),
       50
     )
-  return { serve: median(serve), bare: median(bare) }
+  return { serve: median(serve), firstServe: median(firstServe), bare: median(bare) }
 }
 
 export async function benchServer(): Promise<void> {
@@ -360,6 +364,13 @@ export async function benchServer(): Promise<void> {
       ours: cold.serve,
       peerName: 'target',
       peer: COLD_START_TARGET_MS
+    },
+    {
+      what: 'first start after a build or upgrade (no code cache yet) to first 200',
+      unit: 'ms',
+      ours: cold.firstServe,
+      peerName: 'node -e bare http server',
+      peer: cold.bare
     }
   ]
   printRows('HTTP server on the sandbox (autocannon on its own thread; ratio = ours / peer)', rows)

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /** `marlowe-desk`: the command line. Edges translate; the work happens in core and engine. */
 import type { Command, Output } from './command'
 import { contractCommands } from './commands/contract'
@@ -78,16 +77,4 @@ export async function main(args: readonly string[], io: Output): Promise<number>
     )
     return 1
   }
-}
-
-if (require.main === module) {
-  // A reader that stops early (`| head`) closes the pipe: that is not an error worth a stack trace.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0)
-    throw e
-  })
-  const io: Output = { out: (t) => process.stdout.write(`${t}\n`), err: (t) => process.stderr.write(`${t}\n`) }
-  void main(process.argv.slice(2), io).then((code) => {
-    process.exitCode = code
-  })
 }

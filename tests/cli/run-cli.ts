@@ -3,26 +3,17 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { buildSync } from 'esbuild'
+import { buildCli } from '../../scripts/cli-build.mjs'
 
 let built: string | undefined
 
 export function cliPath(): string {
   if (built !== undefined) return built
-  const outfile = join(mkdtempSync(join(tmpdir(), 'marlowe-desk-cli-')), 'marlowe-desk.cjs')
-  buildSync({
-    entryPoints: [resolve(__dirname, '../../src/cli/main.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    packages: 'external',
-    nodePaths: [resolve(__dirname, '../../node_modules')],
-    outfile,
-    logLevel: 'warning'
-  })
-  built = outfile
-  return outfile
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-cli-'))
+  built = buildCli(dir)
+  // The CLIs the tests start keep their code cache beside this build, not in the user's cache directory.
+  process.env.MARLOWE_DESK_CODE_CACHE ??= join(dir, 'code-cache')
+  return built
 }
 
 export interface CliResult {

@@ -66,13 +66,67 @@ export function walletFromMnemonic(name: SandboxWalletName, mnemonic: string): S
   })
 }
 
+type PublicParts = Pick<SandboxWallet, 'address' | 'paymentKeyHash' | 'stakeKeyHash'>
+
+/**
+ * What `walletFromMnemonic` derives for each wallet, written out: deriving five root keys (4096 PBKDF2 rounds
+ * each) was a tenth of the server's cold start, and a sandbox needs the addresses at once, the keys only to
+ * sign. tests/chain/sandbox/genesis.test.ts derives every wallet again and compares.
+ */
+const PUBLIC_PARTS: Readonly<Record<SandboxWalletName, PublicParts>> = {
+  alice: {
+    address:
+      'addr_test1qqp99n7t8crh8e0fwlzyzsaf53zrlpx5r3qxzp2alcnqyr7smdmm5zhfw4uaw0040wcxeedrng9nqrxy82xjjp6c0e5skk86wq',
+    paymentKeyHash: '0252cfcb3e0773e5e977c44143a9a4443f84d41c4061055dfe26020f',
+    stakeKeyHash: 'd0db77ba0ae97579d73df57bb06ce5a39a0b300cc43a8d2907587e69'
+  },
+  bob: {
+    address:
+      'addr_test1qpfdqzf4xsq6pztadsxddmax2mazh08eacqckv8yfkhgnw27mcpvhs7vz7dhdrwcsnuxgkvaaekg9v2hx9ruufvwz6yqp26ken',
+    paymentKeyHash: '52d009353401a0897d6c0cd6efa656fa2bbcf9ee018b30e44dae89b9',
+    stakeKeyHash: '5ede02cbc3cc179b768dd884f864599dee6c82b1573147ce258e1688'
+  },
+  carol: {
+    address:
+      'addr_test1qq6mlyzvdudfv9cvedu6ysm5q7ny3ycrywaz07hy9ksc5yhyphqywnyy94rpyuz9wx8rz4gmnpf0xkaam3n8npzfys0s644x7m',
+    paymentKeyHash: '35bf904c6f1a96170ccb79a2437407a648930323ba27fae42da18a12',
+    stakeKeyHash: 'e40dc0474c842d46127045718e31551b9852f35bbddc66798449241f'
+  },
+  dave: {
+    address:
+      'addr_test1qzlmr56358kk4mz9v77drdw23ycafeenpar6d8xr6h6fxg237plp84e2kya4tmpnt22584k89m8mnagl6helkj08q59s2ydygt',
+    paymentKeyHash: 'bfb1d351a1ed6aec4567bcd1b5ca8931d4e7330f47a69cc3d5f49321',
+    stakeKeyHash: '51f07e13d72ab13b55ec335a9543d6c72ecfb9f51fd5f3fb49e7050b'
+  },
+  faucet: {
+    address:
+      'addr_test1qqqn9zp6jy577sfyasp6e7j00pkcdqmuak7yqrwj5rzwln8l6ehw2adalff23mk3t8nl8c4tfnkcyynz283wgy88s0ys6qmk9q',
+    paymentKeyHash: '0132883a9129ef4124ec03acfa4f786d86837cedbc400dd2a0c4efcc',
+    stakeKeyHash: 'ffd66ee575bdfa52a8eed159e7f3e2ab4ced82126251e2e410e783c9'
+  }
+}
+
+/** A sandbox wallet whose signing key is derived the first time it signs. */
+function sandboxWalletNamed(name: SandboxWalletName): SandboxWallet {
+  let signingKey: Uint8Array | undefined
+  return Object.freeze({
+    name,
+    mnemonic: MNEMONICS[name],
+    ...PUBLIC_PARTS[name],
+    get paymentSigningKey(): Uint8Array {
+      signingKey ??= walletFromMnemonic(name, MNEMONICS[name]).paymentSigningKey
+      return signingKey
+    }
+  })
+}
+
 /** alice, bob, carol and dave: 10,000 ada each at genesis. */
 export const SANDBOX_WALLETS: readonly SandboxWallet[] = Object.freeze(
-  (['alice', 'bob', 'carol', 'dave'] as const).map((name) => walletFromMnemonic(name, MNEMONICS[name]))
+  (['alice', 'bob', 'carol', 'dave'] as const).map(sandboxWalletNamed)
 )
 
 /** The faucet's wallet: `SandboxProvider.fund` pays from it. */
-export const SANDBOX_FAUCET: SandboxWallet = walletFromMnemonic('faucet', MNEMONICS.faucet)
+export const SANDBOX_FAUCET: SandboxWallet = sandboxWalletNamed('faucet')
 
 export function sandboxWallet(name: SandboxWalletName): SandboxWallet {
   if (name === 'faucet') return SANDBOX_FAUCET
