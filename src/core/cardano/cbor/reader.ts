@@ -254,12 +254,23 @@ export class CborReader {
    * A set: an array with or without tag 258. Elements written twice are logged. Returns whether it was tagged.
    */
   setItems(what: string, onItem: (index: number) => void): boolean {
+    return this.keyedSetItems(what, (i) => {
+      const start = this.pos
+      onItem(i)
+      return elementKey(this.source.subarray(start, this.pos))
+    })
+  }
+
+  /**
+   * A set whose `onItem` returns each element's identity, a string equal exactly for equal elements (a hash the
+   * reader computes anyway, for datums and scripts), so that large elements are not read a second time.
+   */
+  keyedSetItems(what: string, onItem: (index: number) => string): boolean {
     const tagged = this.takeTag(TAG_SET)
     const seen = new Set<string>()
     this.arrayItems(what, (i) => {
       const start = this.pos
-      onItem(i)
-      const key = elementKey(this.source.subarray(start, this.pos))
+      const key = onItem(i)
       if (seen.has(key)) this.issues.record('duplicate-set-element', start)
       else seen.add(key)
     })

@@ -47,7 +47,16 @@ export class TxReader extends CborReader {
 
   /** A ledger set: an array, tagged 258 or not. */
   set(what: string, onItem: (index: number) => void): void {
-    if (this.setItems(what, onItem)) this.tagged += 1
+    this.countTag(this.setItems(what, onItem))
+  }
+
+  /** A ledger set whose elements are known by a hash: `onItem` returns it (see `keyedSetItems`). */
+  hashedSet(what: string, onItem: (index: number) => string): void {
+    this.countTag(this.keyedSetItems(what, onItem))
+  }
+
+  private countTag(tagged: boolean): void {
+    if (tagged) this.tagged += 1
     else this.untagged += 1
   }
 

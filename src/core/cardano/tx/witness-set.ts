@@ -63,7 +63,11 @@ function readField(r: TxReader, key: bigint, ws: MutableWitnessSet): void {
   const start = r.pos
   const language = PLUTUS_KEYS.get(key)
   if (language !== undefined) {
-    r.set(`${language} scripts`, () => ws.plutusScripts.push(readPlutusScript(r, language, `${language} script`)))
+    r.hashedSet(`${language} scripts`, () => {
+      const script = readPlutusScript(r, language, `${language} script`)
+      ws.plutusScripts.push(script)
+      return script.hash
+    })
     return
   }
   switch (key) {
@@ -77,9 +81,11 @@ function readField(r: TxReader, key: bigint, ws: MutableWitnessSet): void {
       r.set('bootstrap witnesses', () => ws.bootstraps.push(readBootstrapWitness(r)))
       break
     case 4n:
-      r.set('datums', () => {
+      r.hashedSet('datums', () => {
         const { data, bytes, offset } = r.plutusData('datum')
-        ws.datums.push({ hash: blake2b256Hex(bytes), bytes, data, offset })
+        const hash = blake2b256Hex(bytes)
+        ws.datums.push({ hash, bytes, data, offset })
+        return hash
       })
       ws.datumsBytes = r.source.subarray(start, r.pos)
       break

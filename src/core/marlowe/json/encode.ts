@@ -27,7 +27,7 @@ import type {
 } from '../types'
 import type { NextSteps } from '../next'
 
-/** Builds an object; callers pass keys already in alphabetical order. */
+/** Builds an object from entries chosen at run time; callers pass the keys in alphabetical order. */
 function obj(...entries: Array<readonly [string, JsonValue]>): JsonObject {
   const o = newJsonObject()
   for (const [k, v] of entries) o[k] = v
@@ -35,50 +35,50 @@ function obj(...entries: Array<readonly [string, JsonValue]>): JsonObject {
 }
 
 export function encodeParty(p: Party): JsonObject {
-  return p.type === 'Address' ? obj(['address', p.address]) : obj(['role_token', p.role])
+  return p.type === 'Address' ? { address: p.address } : { role_token: p.role }
 }
 
 export function encodeToken(t: Token): JsonObject {
-  return obj(['currency_symbol', t.currencySymbol], ['token_name', t.tokenName])
+  return { currency_symbol: t.currencySymbol, token_name: t.tokenName }
 }
 
 export function encodeChoiceId(c: ChoiceId): JsonObject {
-  return obj(['choice_name', c.name], ['choice_owner', encodeParty(c.owner)])
+  return { choice_name: c.name, choice_owner: encodeParty(c.owner) }
 }
 
 export function encodePayee(p: Payee): JsonObject {
-  return p.type === 'Account' ? obj(['account', encodeParty(p.account)]) : obj(['party', encodeParty(p.party)])
+  return p.type === 'Account' ? { account: encodeParty(p.account) } : { party: encodeParty(p.party) }
 }
 
 export function encodeBound(b: Bound): JsonObject {
-  return obj(['from', b.from], ['to', b.to])
+  return { from: b.from, to: b.to }
 }
 
 export function encodeValue(v: Value): JsonValue {
   if (typeof v === 'bigint') return v
   switch (v.type) {
     case 'AvailableMoney':
-      return obj(['amount_of_token', encodeToken(v.token)], ['in_account', encodeParty(v.account)])
+      return { amount_of_token: encodeToken(v.token), in_account: encodeParty(v.account) }
     case 'NegValue':
-      return obj(['negate', encodeValue(v.value)])
+      return { negate: encodeValue(v.value) }
     case 'AddValue':
-      return obj(['add', encodeValue(v.left)], ['and', encodeValue(v.right)])
+      return { add: encodeValue(v.left), and: encodeValue(v.right) }
     case 'SubValue':
-      return obj(['minus', encodeValue(v.right)], ['value', encodeValue(v.left)])
+      return { minus: encodeValue(v.right), value: encodeValue(v.left) }
     case 'MulValue':
-      return obj(['multiply', encodeValue(v.left)], ['times', encodeValue(v.right)])
+      return { multiply: encodeValue(v.left), times: encodeValue(v.right) }
     case 'DivValue':
-      return obj(['by', encodeValue(v.right)], ['divide', encodeValue(v.left)])
+      return { by: encodeValue(v.right), divide: encodeValue(v.left) }
     case 'ChoiceValue':
-      return obj(['value_of_choice', encodeChoiceId(v.choice)])
+      return { value_of_choice: encodeChoiceId(v.choice) }
     case 'TimeIntervalStart':
       return 'time_interval_start'
     case 'TimeIntervalEnd':
       return 'time_interval_end'
     case 'UseValue':
-      return obj(['use_value', v.id])
+      return { use_value: v.id }
     case 'Cond':
-      return obj(['else', encodeValue(v.else)], ['if', encodeObservation(v.observation)], ['then', encodeValue(v.then)])
+      return { else: encodeValue(v.else), if: encodeObservation(v.observation), then: encodeValue(v.then) }
   }
 }
 
@@ -94,47 +94,42 @@ export function encodeObservation(o: Observation): JsonValue {
   if (typeof o === 'boolean') return o
   switch (o.type) {
     case 'AndObs':
-      return obj(['and', encodeObservation(o.right)], ['both', encodeObservation(o.left)])
+      return { and: encodeObservation(o.right), both: encodeObservation(o.left) }
     case 'OrObs':
-      return obj(['either', encodeObservation(o.left)], ['or', encodeObservation(o.right)])
+      return { either: encodeObservation(o.left), or: encodeObservation(o.right) }
     case 'NotObs':
-      return obj(['not', encodeObservation(o.observation)])
+      return { not: encodeObservation(o.observation) }
     case 'ChoseSomething':
-      return obj(['chose_something_for', encodeChoiceId(o.choice)])
+      return { chose_something_for: encodeChoiceId(o.choice) }
     case 'ValueGE':
     case 'ValueGT':
     case 'ValueLT':
     case 'ValueLE':
-    case 'ValueEQ': {
-      const entries: Array<readonly [string, JsonValue]> = [
-        [COMPARISON_KEYS[o.type], encodeValue(o.right)],
-        ['value', encodeValue(o.left)]
-      ]
-      return obj(...entries)
-    }
+    case 'ValueEQ':
+      return { [COMPARISON_KEYS[o.type]]: encodeValue(o.right), value: encodeValue(o.left) }
   }
 }
 
 export function encodeAction(a: Action): JsonObject {
   switch (a.type) {
     case 'Deposit':
-      return obj(
-        ['deposits', encodeValue(a.value)],
-        ['into_account', encodeParty(a.account)],
-        ['of_token', encodeToken(a.token)],
-        ['party', encodeParty(a.party)]
-      )
+      return {
+        deposits: encodeValue(a.value),
+        into_account: encodeParty(a.account),
+        of_token: encodeToken(a.token),
+        party: encodeParty(a.party)
+      }
     case 'Choice':
-      return obj(['choose_between', a.bounds.map(encodeBound)], ['for_choice', encodeChoiceId(a.choice)])
+      return { choose_between: a.bounds.map(encodeBound), for_choice: encodeChoiceId(a.choice) }
     case 'Notify':
-      return obj(['notify_if', encodeObservation(a.observation)])
+      return { notify_if: encodeObservation(a.observation) }
   }
 }
 
 function encodeCase(c: Case): JsonObject {
   return c.type === 'Case'
-    ? obj(['case', encodeAction(c.action)], ['then', encodeContract(c.then)])
-    : obj(['case', encodeAction(c.action)], ['merkleized_then', c.hash])
+    ? { case: encodeAction(c.action), then: encodeContract(c.then) }
+    : { case: encodeAction(c.action), merkleized_then: c.hash }
 }
 
 export function encodeContract(c: Contract): JsonValue {
@@ -142,29 +137,25 @@ export function encodeContract(c: Contract): JsonValue {
     case 'Close':
       return 'close'
     case 'Pay':
-      return obj(
-        ['from_account', encodeParty(c.from)],
-        ['pay', encodeValue(c.value)],
-        ['then', encodeContract(c.then)],
-        ['to', encodePayee(c.to)],
-        ['token', encodeToken(c.token)]
-      )
+      return {
+        from_account: encodeParty(c.from),
+        pay: encodeValue(c.value),
+        then: encodeContract(c.then),
+        to: encodePayee(c.to),
+        token: encodeToken(c.token)
+      }
     case 'If':
-      return obj(
-        ['else', encodeContract(c.else)],
-        ['if', encodeObservation(c.observation)],
-        ['then', encodeContract(c.then)]
-      )
+      return { else: encodeContract(c.else), if: encodeObservation(c.observation), then: encodeContract(c.then) }
     case 'When':
-      return obj(
-        ['timeout', c.timeout],
-        ['timeout_continuation', encodeContract(c.timeoutContinuation)],
-        ['when', c.cases.map(encodeCase)]
-      )
+      return {
+        timeout: c.timeout,
+        timeout_continuation: encodeContract(c.timeoutContinuation),
+        when: c.cases.map(encodeCase)
+      }
     case 'Let':
-      return obj(['be', encodeValue(c.value)], ['let', c.id], ['then', encodeContract(c.then)])
+      return { be: encodeValue(c.value), let: c.id, then: encodeContract(c.then) }
     case 'Assert':
-      return obj(['assert', encodeObservation(c.observation)], ['then', encodeContract(c.then)])
+      return { assert: encodeObservation(c.observation), then: encodeContract(c.then) }
   }
 }
 
@@ -201,53 +192,48 @@ export function encodeInput(i: Input): JsonValue {
 }
 
 export function encodeTransactionInput(t: TransactionInput): JsonObject {
-  return obj(['tx_inputs', t.inputs.map(encodeInput)], ['tx_interval', encodeBound(t.interval)])
+  return { tx_inputs: t.inputs.map(encodeInput), tx_interval: encodeBound(t.interval) }
 }
 
 export function encodeState(s: State): JsonObject {
-  return obj(
-    ['accounts', s.accounts.map(([k, n]) => [[encodeParty(k.account), encodeToken(k.token)], n])],
-    ['boundValues', s.boundValues.map(([k, n]) => [k, n])],
-    ['choices', s.choices.map(([k, n]) => [encodeChoiceId(k), n])],
-    ['minTime', s.minTime]
-  )
+  return {
+    accounts: s.accounts.map(([k, n]) => [[encodeParty(k.account), encodeToken(k.token)], n]),
+    ['boundValues']: s.boundValues.map(([k, n]) => [k, n]),
+    choices: s.choices.map(([k, n]) => [encodeChoiceId(k), n]),
+    ['minTime']: s.minTime
+  }
 }
 
 export function encodePayment(p: Payment): JsonObject {
-  return obj(
-    ['amount', p.amount],
-    ['payment_from', encodeParty(p.from)],
-    ['to', encodePayee(p.to)],
-    ['token', encodeToken(p.token)]
-  )
+  return { amount: p.amount, payment_from: encodeParty(p.from), to: encodePayee(p.to), token: encodeToken(p.token) }
 }
 
 export function encodeWarning(w: TransactionWarning): JsonValue {
   switch (w.type) {
     case 'NonPositiveDeposit':
-      return obj(
-        ['asked_to_deposit', w.amount],
-        ['in_account', encodeParty(w.account)],
-        ['of_token', encodeToken(w.token)],
-        ['party', encodeParty(w.party)]
-      )
+      return {
+        asked_to_deposit: w.amount,
+        in_account: encodeParty(w.account),
+        of_token: encodeToken(w.token),
+        party: encodeParty(w.party)
+      }
     case 'NonPositivePay':
-      return obj(
-        ['account', encodeParty(w.account)],
-        ['asked_to_pay', w.amount],
-        ['of_token', encodeToken(w.token)],
-        ['to_payee', encodePayee(w.payee)]
-      )
+      return {
+        account: encodeParty(w.account),
+        asked_to_pay: w.amount,
+        of_token: encodeToken(w.token),
+        to_payee: encodePayee(w.payee)
+      }
     case 'PartialPay':
-      return obj(
-        ['account', encodeParty(w.account)],
-        ['asked_to_pay', w.expected],
-        ['but_only_paid', w.paid],
-        ['of_token', encodeToken(w.token)],
-        ['to_payee', encodePayee(w.payee)]
-      )
+      return {
+        account: encodeParty(w.account),
+        asked_to_pay: w.expected,
+        but_only_paid: w.paid,
+        of_token: encodeToken(w.token),
+        to_payee: encodePayee(w.payee)
+      }
     case 'Shadowing':
-      return obj(['had_value', w.hadValue], ['is_now_assigned', w.isNowAssigned], ['value_id', w.id])
+      return { had_value: w.hadValue, is_now_assigned: w.isNowAssigned, value_id: w.id }
     case 'AssertionFailed':
       return 'assertion_failed'
   }
@@ -255,32 +241,30 @@ export function encodeWarning(w: TransactionWarning): JsonValue {
 
 function encodeIntervalError(e: IntervalError): JsonObject {
   return e.type === 'InvalidInterval'
-    ? obj(['invalidInterval', encodeBound(e.interval)])
-    : obj(['intervalInPastError', obj(['from', e.interval.from], ['minTime', e.minTime], ['to', e.interval.to])])
+    ? { ['invalidInterval']: encodeBound(e.interval) }
+    : { ['intervalInPastError']: { from: e.interval.from, ['minTime']: e.minTime, to: e.interval.to } }
 }
 
 export function encodeTransactionError(e: TransactionError): JsonValue {
-  return e.type === 'TEIntervalError'
-    ? obj(['context', encodeIntervalError(e.error)], ['error', 'TEIntervalError'])
-    : e.type
+  return e.type === 'TEIntervalError' ? { context: encodeIntervalError(e.error), error: 'TEIntervalError' } : e.type
 }
 
 export function encodeTransactionOutput(o: TransactionOutput): JsonObject {
-  if (o.type === 'Error') return obj(['transaction_error', encodeTransactionError(o.error)])
-  return obj(
-    ['contract', encodeContract(o.contract)],
-    ['payments', o.payments.map(encodePayment)],
-    ['state', encodeState(o.state)],
-    ['warnings', o.warnings.map(encodeWarning)]
-  )
+  if (o.type === 'Error') return { transaction_error: encodeTransactionError(o.error) }
+  return {
+    contract: encodeContract(o.contract),
+    payments: o.payments.map(encodePayment),
+    state: encodeState(o.state),
+    warnings: o.warnings.map(encodeWarning)
+  }
 }
 
 export function encodeMarloweData(d: MarloweData): JsonObject {
-  return obj(
-    ['marloweContract', encodeContract(d.contract)],
-    ['marloweParams', obj(['rolesCurrency', d.params.rolesCurrency])],
-    ['marloweState', encodeState(d.state)]
-  )
+  return {
+    ['marloweContract']: encodeContract(d.contract),
+    ['marloweParams']: { ['rolesCurrency']: d.params.rolesCurrency },
+    ['marloweState']: encodeState(d.state)
+  }
 }
 
 /** Runtime's `GET /contracts/{id}/next` body. */
@@ -290,34 +274,30 @@ export function encodeNextSteps(n: NextSteps): JsonObject {
   const applicable: Array<readonly [string, JsonValue]> = [
     [
       'choices',
-      inputs.choices.map((c) =>
-        obj(
-          ['can_choose_between', c.canChooseBetween.map(encodeBound)],
-          ['case_index', BigInt(c.caseIndex)],
-          ['for_choice', encodeChoiceId(c.choice)],
-          ['is_merkleized_continuation', c.isMerkleizedContinuation]
-        )
-      )
+      inputs.choices.map((c) => ({
+        can_choose_between: c.canChooseBetween.map(encodeBound),
+        case_index: BigInt(c.caseIndex),
+        for_choice: encodeChoiceId(c.choice),
+        is_merkleized_continuation: c.isMerkleizedContinuation
+      }))
     ],
     [
       'deposits',
-      inputs.deposits.map((d) =>
-        obj(
-          ['can_deposit', d.canDeposit],
-          ['case_index', BigInt(d.caseIndex)],
-          ['into_account', encodeParty(d.account)],
-          ['is_merkleized_continuation', d.isMerkleizedContinuation],
-          ['of_token', encodeToken(d.token)],
-          ['party', encodeParty(d.party)]
-        )
-      )
+      inputs.deposits.map((d) => ({
+        can_deposit: d.canDeposit,
+        case_index: BigInt(d.caseIndex),
+        into_account: encodeParty(d.account),
+        is_merkleized_continuation: d.isMerkleizedContinuation,
+        of_token: encodeToken(d.token),
+        party: encodeParty(d.party)
+      }))
     ]
   ]
   if (notify !== undefined) {
     applicable.push([
       'notify',
-      obj(['case_index', BigInt(notify.caseIndex)], ['is_merkleized_continuation', notify.isMerkleizedContinuation])
+      { case_index: BigInt(notify.caseIndex), is_merkleized_continuation: notify.isMerkleizedContinuation }
     ])
   }
-  return obj(['applicable_inputs', obj(...applicable)], ['can_reduce', n.canReduce])
+  return { applicable_inputs: obj(...applicable), can_reduce: n.canReduce }
 }

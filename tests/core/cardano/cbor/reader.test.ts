@@ -172,6 +172,16 @@ describe('CborReader: encoding issues', () => {
     large.setItems('set', () => large.skip())
     expect(large.issues.counts['duplicate-set-element']).toBe(1)
   })
+
+  it('knows elements of a keyed set by the identity its reader returns', () => {
+    const r = new CborReader(enc([[1, 2], [3], [1, 2], [3, 4]]))
+    const identities = ['a', 'b', 'a', 'c']
+    r.keyedSetItems('set', (i) => {
+      r.skip()
+      return identities[i]!
+    })
+    expect(r.issues.recorded).toEqual([{ kind: 'duplicate-set-element', offset: 6 }])
+  })
 })
 
 describe('CborReader: hostile input', () => {
