@@ -1,0 +1,42 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { bytesToHex } from '../../../../src/core/bytes'
+import { formatShelleyAddress, type ShelleyAddress } from '../../../../src/core/cardano/address'
+import { addressPartyFields, addressPartyFromFields } from '../../../../src/core/marlowe/plutus/address-data'
+
+const hash = fc.uint8Array({ minLength: 28, maxLength: 28 }).map(bytesToHex)
+const credential = fc.record({ type: fc.constantFrom('key' as const, 'script' as const), hash })
+const address: fc.Arbitrary<ShelleyAddress> = fc
+  .record({ mainnet: fc.boolean(), payment: credential, stake: fc.option(credential, { nil: undefined }) })
+  .map(({ stake, ...rest }) => (stake === undefined ? rest : { ...rest, stake }))
+
+function roundTrip(a: ShelleyAddress): string {
+  const [network, fields] = addressPartyFields(a)
+  return addressPartyFromFields(network!, fields!, 'party')
+}
+
+describe('address parties from Data', () => {
+  it('give back the address, however often the same hashes come back with another network or kind', () => {
+    fc.assert(
+      fc.property(hash, hash, (one, two) => {
+        // Every variant of the same two hashes: they share bytes and differ only in the flags.
+        const variants: ShelleyAddress[] = []
+        for (const mainnet of [false, true])
+          for (const payment of ['key', 'script'] as const) {
+            variants.push({ mainnet, payment: { type: payment, hash: one } })
+            for (const stake of ['key', 'script'] as const)
+              variants.push({ mainnet, payment: { type: payment, hash: one }, stake: { type: stake, hash: two } })
+          }
+        for (let round = 0; round < 2; round += 1)
+          for (const v of variants) expect(roundTrip(v)).toBe(formatShelleyAddress(v))
+      }),
+      { numRuns: 30 }
+    )
+  })
+
+  it('give back thousands of distinct addresses, past the cache’s limit, each exactly', () => {
+    const many = fc.sample(address, 6000)
+    for (const a of many) expect(roundTrip(a)).toBe(formatShelleyAddress(a))
+    for (const a of many.slice(0, 200)) expect(roundTrip(a)).toBe(formatShelleyAddress(a))
+  })
+})
