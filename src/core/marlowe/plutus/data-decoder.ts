@@ -71,8 +71,8 @@ function readData(r: Reader, depth: number): PlutusData {
 }
 
 function readTagged(r: Reader, tag: number, start: number, depth: number): PlutusData {
-  if (tag >= 121 && tag <= 127) return { constr: BigInt(tag - 121), fields: readFields(r, depth + 1) }
-  if (tag >= 1280 && tag <= 1400) return { constr: BigInt(tag - 1280 + 7), fields: readFields(r, depth + 1) }
+  if (tag >= 121 && tag <= 127) return { constr: SMALL_BIGINTS[tag - 121]!, fields: readFields(r, depth + 1) }
+  if (tag >= 1280 && tag <= 1400) return { constr: SMALL_BIGINTS[tag - 1280 + 7]!, fields: readFields(r, depth + 1) }
   if (tag === 102) return readExtendedConstr(r, depth + 1)
   if (tag === 2 || tag === 3) {
     const magnitudeStart = r.pos
@@ -177,6 +177,9 @@ function amount(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : 'over 2^53'
 }
 
+// Constructor indices and most integers in a datum are small: each BigInt(n) allocates, a shared one does not.
+const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 256 }, (_, n) => BigInt(n))
+
 function bytesToBigInt(bytes: Uint8Array): bigint {
   return bytes.length === 0 ? 0n : BigInt(`0x${bytesToHex(bytes)}`)
 }
@@ -220,7 +223,10 @@ class Reader {
   }
 
   argumentBig(major: number, info: number, start: number): bigint {
-    if (info < 27) return BigInt(this.argument(major, info, start))
+    if (info < 27) {
+      const n = this.argument(major, info, start)
+      return n < SMALL_BIGINTS.length ? SMALL_BIGINTS[n]! : BigInt(n)
+    }
     if (info > 27) throw invalidInfo(major, info, start)
     const high = this.argument(major, 26, start)
     const low = this.argument(major, 26, start)
