@@ -6,10 +6,10 @@
  * digest, fixed at build time; a missing, stale or rejected cache only costs the parse, after which a new one is
  * written as the process exits. `MARLOWE_DESK_CODE_CACHE` names another directory, or `off`.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import Module, { createRequire } from 'node:module'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { Script, constants } from 'node:vm'
 
 declare const BUNDLE_DIGEST: string
@@ -37,13 +37,18 @@ function readCache(file: string | undefined): Buffer | undefined {
   }
 }
 
-/** Written beside and renamed over, so that a concurrent start reads a whole cache or none. */
+/**
+ * Written beside and renamed over, so that a concurrent start reads a whole cache or none. Caches of other
+ * builds (an upgrade leaves one behind each time) are removed.
+ */
 function writeCache(dir: string, file: string, data: Buffer): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     const partial = `${file}.${process.pid}.partial`
     writeFileSync(partial, data, { mode: 0o600 })
     renameSync(partial, file)
+    const current = basename(file)
+    for (const name of readdirSync(dir)) if (name.endsWith('.v8') && name !== current) rmSync(join(dir, name))
   } catch {
     // A read-only or full disk only means the next start parses again.
   }

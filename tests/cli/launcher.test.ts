@@ -3,7 +3,7 @@
  * never a reason to fail — a corrupt cache is replaced, an unwritable directory is ignored, `off` writes nothing.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -45,6 +45,20 @@ describe('the executable’s code cache', () => {
     expectHelp(help(dir))
     expect(statSync(file).mtimeMs).toBe(written)
     expect(readdirSync(dir)).toEqual(files)
+  })
+
+  it('removes the caches of other builds when it writes its own', () => {
+    const dir = join(fresh(), 'cache')
+    mkdirSync(dir)
+    const stale = join(dir, `${'0'.repeat(32)}.v8`)
+    const unrelated = join(dir, 'notes.txt')
+    writeFileSync(stale, 'an older build')
+    writeFileSync(unrelated, 'not a cache')
+    expectHelp(help(dir))
+    const files = readdirSync(dir).sort()
+    expect(files).toHaveLength(2)
+    expect(files).toContain('notes.txt')
+    expect(existsSync(stale)).toBe(false)
   })
 
   it('replaces a corrupt cache after running without it', () => {
