@@ -6,7 +6,7 @@
  * digest, fixed at build time; a missing, stale or rejected cache only costs the parse, after which a new one is
  * written as the process exits. `MARLOWE_DESK_CODE_CACHE` names another directory, or `off`.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import Module, { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -28,9 +28,16 @@ function cacheDir(): string | undefined {
   return join(xdg !== undefined && xdg !== '' ? xdg : join(homedir(), '.cache'), 'marlowe-desk', 'code-cache')
 }
 
+/**
+ * Cached code runs as this program, so a cache that someone else owns or could have written is not used (it is
+ * replaced when the process exits).
+ */
 function readCache(file: string | undefined): Buffer | undefined {
   if (file === undefined) return undefined
   try {
+    const stats = statSync(file)
+    const uid = process.getuid?.()
+    if ((uid !== undefined && stats.uid !== uid) || (stats.mode & 0o022) !== 0) return undefined
     return readFileSync(file)
   } catch {
     return undefined

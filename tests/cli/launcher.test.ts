@@ -3,7 +3,16 @@
  * never a reason to fail — a corrupt cache is replaced, an unwritable directory is ignored, `off` writes nothing.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -45,6 +54,17 @@ describe('the executable’s code cache', () => {
     expectHelp(help(dir))
     expect(statSync(file).mtimeMs).toBe(written)
     expect(readdirSync(dir)).toEqual(files)
+  })
+
+  it('does not use a cache others could have written, and replaces it', () => {
+    const dir = join(fresh(), 'cache')
+    expectHelp(help(dir))
+    const file = join(dir, readdirSync(dir)[0]!)
+    chmodSync(file, 0o666)
+    const written = statSync(file).mtimeMs
+    expectHelp(help(dir))
+    expect(statSync(file).mtimeMs).not.toBe(written)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
   it('removes the caches of other builds when it writes its own', () => {
