@@ -8,17 +8,45 @@ export interface Measurement {
 
 /** `fn` performs `opsPerCall` operations; warm up first so the JIT has settled. */
 export function measure(fn: () => void, opsPerCall = 1, budgetMs = 1500): Measurement {
-  const warmUntil = performance.now() + budgetMs / 5
-  while (performance.now() < warmUntil) fn()
+  measureWindow(fn, budgetMs / 5)
+  const { opsPerSecond, iterations } = measureWindow(fn, budgetMs)
+  return { opsPerSecond: opsPerSecond * opsPerCall, iterations }
+}
+
+/**
+ * Measures several functions in alternating rounds, each getting a window of `windowMs` per round, and reports
+ * each one's median window: load that comes and goes falls on all of them alike, and one disturbed window
+ * does not decide a ratio.
+ */
+export function measureAlternating<K extends string>(
+  fns: Readonly<Record<K, () => void>>,
+  rounds = 7,
+  windowMs = 300
+): Record<K, Measurement> {
+  const names = Object.keys(fns) as K[]
+  for (const name of names) measureWindow(fns[name], windowMs)
+  const windows = new Map<K, Measurement[]>(names.map((name) => [name, []]))
+  for (let round = 0; round < rounds; round += 1) {
+    for (const name of names) windows.get(name)!.push(measureWindow(fns[name], windowMs))
+  }
+  const result = {} as Record<K, Measurement>
+  for (const name of names) {
+    const sorted = windows.get(name)!.sort((a, b) => a.opsPerSecond - b.opsPerSecond)
+    result[name] = sorted[Math.floor(sorted.length / 2)]!
+  }
+  return result
+}
+
+function measureWindow(fn: () => void, windowMs: number): Measurement {
   let iterations = 0
   const start = performance.now()
   let elapsed = 0
-  while (elapsed < budgetMs) {
+  while (elapsed < windowMs) {
     fn()
     iterations += 1
     elapsed = performance.now() - start
   }
-  return { opsPerSecond: (iterations * opsPerCall * 1000) / elapsed, iterations }
+  return { opsPerSecond: (iterations * 1000) / elapsed, iterations }
 }
 
 export interface Row {

@@ -3,7 +3,8 @@
  * and the continuing MarloweData both in the witness set) reviewed with full context — decode, Marlowe datums
  * and redeemer, `computeTransaction`, script data hash — vs CSL's `Transaction.from_bytes(bytes).to_json()`,
  * which only decodes and hashes nothing. A review must hash every datum and, for the script data hash, all of
- * them again (≈32 KB here), so blake2b throughput bounds it; the rows separate that cost.
+ * them again (≈32 KB here); the rows separate that cost. The four are measured in alternating rounds, each
+ * row the median of its windows.
  */
 import * as CSL from '@emurgo/cardano-serialization-lib-nodejs'
 import { reviewTransaction, type ReviewContext } from '../src/core/cardano/review'
@@ -26,7 +27,7 @@ import {
   slotTime
 } from '../tests/core/cardano/tx/fixtures'
 import { installFastBlake2b } from '../src/engine/fast-blake2b'
-import { measure, printRows, type Measurement } from './harness'
+import { measureAlternating, printRows, type Measurement } from './harness'
 
 /** Choices to make after the deposit: `levels` nested `When`s of three cases, one of which goes deeper. */
 function largeContract(levels: number): Contract {
@@ -65,13 +66,15 @@ export async function benchReview(): Promise<void> {
     throw new Error('the benchmark transaction does not review cleanly')
   }
   const bare: ReviewContext = { ...context, protocolParameters: {} }
-  const full = measure(() => reviewTransaction(bytes, context))
-  const noScriptDataHash = measure(() => reviewTransaction(bytes, bare))
-  const decode = measure(() => decodeTransaction(bytes))
-  const csl = measure(() => {
-    const tx = CSL.Transaction.from_bytes(bytes)
-    tx.to_json()
-    tx.free()
+  const { full, noScriptDataHash, decode, csl } = measureAlternating({
+    full: () => reviewTransaction(bytes, context),
+    noScriptDataHash: () => reviewTransaction(bytes, bare),
+    decode: () => decodeTransaction(bytes),
+    csl: () => {
+      const tx = CSL.Transaction.from_bytes(bytes)
+      tx.to_json()
+      tx.free()
+    }
   })
   const peer = { peerName: 'CSL Transaction.from_bytes + to_json', peer: csl.opsPerSecond, unit: 'tx/s' }
   const kb = (bytes.length / 1024).toFixed(1)
