@@ -106,6 +106,13 @@ export function utf8DecodeStrict(bytes: Uint8Array): string | undefined {
   return ascii
 }
 
+/** Whether two byte arrays hold the same bytes. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** The parts one after another in a new array. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   let total = 0

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bytesToHex, hexToBytes } from '../../src/core/bytes'
+import { bytesEqual, bytesToHex, hexToBytes } from '../../src/core/bytes'
 
 /** The obvious definition, to hold the table-driven one to. */
 function referenceHex(bytes: Uint8Array): string {
@@ -27,5 +27,15 @@ describe('bytesToHex', () => {
 
   it('gives the empty string for no bytes', () => {
     expect(bytesToHex(new Uint8Array(0))).toBe('')
+  })
+})
+
+describe('bytesEqual', () => {
+  it('is true exactly for the same bytes, whatever the views', () => {
+    const a = Uint8Array.of(1, 2, 3, 4)
+    expect(bytesEqual(a.subarray(1), Uint8Array.of(2, 3, 4))).toBe(true)
+    expect(bytesEqual(a, Uint8Array.of(1, 2, 3, 5))).toBe(false)
+    expect(bytesEqual(a, a.subarray(0, 3))).toBe(false)
+    expect(bytesEqual(new Uint8Array(0), new Uint8Array(0))).toBe(true)
   })
 })

@@ -4,7 +4,7 @@
  * (`addr_test`, nibble 0). Pointer, reward and Byron addresses are rejected.
  */
 import { bech32 } from '@scure/base'
-import { bytesToHex, hexToBytes } from '../bytes'
+import { bytesEqual, bytesToHex, hexToBytes } from '../bytes'
 
 export interface Credential {
   readonly type: 'key' | 'script'
@@ -84,34 +84,67 @@ function parseUncached(text: string): ShelleyAddress {
   return { mainnet, payment, stake: { type: kinds.stake, hash: bytesToHex(payload.subarray(1 + HASH_BYTES)) } }
 }
 
-const formattedCache = new Map<string, string>()
+/** A credential as bytes: its kind and its 28-byte hash. */
+export interface CredentialBytes {
+  readonly script: boolean
+  readonly hash: Uint8Array
+}
 
 export function formatShelleyAddress(address: ShelleyAddress): string {
   const { payment, stake } = address
-  const key = `${address.mainnet ? 1 : 0}${payment.type}${payment.hash}${stake === undefined ? '' : stake.type + stake.hash}`
-  const cached = formattedCache.get(key)
-  if (cached !== undefined) return cached
-  const formatted = formatUncached(address)
-  if (formattedCache.size >= PARSED_CACHE_LIMIT) formattedCache.clear()
-  formattedCache.set(key, formatted)
-  return formatted
+  return formatShelleyAddressBytes(
+    address.mainnet,
+    { script: payment.type === 'script', hash: hashBytes(payment) },
+    stake === undefined ? undefined : { script: stake.type === 'script', hash: hashBytes(stake) }
+  )
 }
 
-function formatUncached(address: ShelleyAddress): string {
-  const { payment, stake } = address
+/** The bech32 text of a Shelley address from its credentials' bytes (28 bytes each), as Plutus Data holds them. */
+export function formatShelleyAddressBytes(
+  mainnet: boolean,
+  payment: CredentialBytes,
+  stake: CredentialBytes | undefined
+): string {
   const headerType =
-    stake === undefined
-      ? payment.type === 'key'
-        ? 0x6
-        : 0x7
-      : (payment.type === 'key' ? 0x0 : 0x1) | (stake.type === 'key' ? 0x0 : 0x2)
+    stake === undefined ? (payment.script ? 0x7 : 0x6) : (payment.script ? 0x1 : 0x0) | (stake.script ? 0x2 : 0x0)
   const payload = new Uint8Array(1 + HASH_BYTES * (stake === undefined ? 1 : 2))
-  payload[0] = (headerType << 4) | (address.mainnet ? 1 : 0)
-  payload.set(hashBytes(payment), 1)
-  if (stake !== undefined) payload.set(hashBytes(stake), 1 + HASH_BYTES)
-  const prefix = address.mainnet ? MAINNET_PREFIX : TESTNET_PREFIX
-  return bech32.encode(prefix, bech32.toWords(payload), MAX_BECH32_LENGTH)
+  payload[0] = (headerType << 4) | (mainnet ? 1 : 0)
+  payload.set(payment.hash, 1)
+  if (stake !== undefined) payload.set(stake.hash, 1 + HASH_BYTES)
+  return formattedTexts.text(payload)
 }
+
+/**
+ * Bech32 texts by address payload. A Marlowe contract names the same few parties in every case, and encoding
+ * (or hexing the hashes to look up) each of them was most of decoding a large datum: a 32-bit fingerprint of
+ * the payload finds the entry, and the bytes themselves are compared before it is used.
+ */
+class FormattedTexts {
+  private readonly entries = new Map<number, Array<{ payload: Uint8Array; text: string }>>()
+  private size = 0
+
+  text(payload: Uint8Array): string {
+    let fingerprint = 0x811c9dc5
+    for (let i = 0; i < payload.length; i += 1) fingerprint = Math.imul(fingerprint ^ payload[i]!, 0x01000193)
+    const bucket = this.entries.get(fingerprint)
+    const found = bucket?.find((e) => bytesEqual(e.payload, payload))
+    if (found !== undefined) return found.text
+    const prefix = (payload[0]! & 1) === 1 ? MAINNET_PREFIX : TESTNET_PREFIX
+    const text = bech32.encode(prefix, bech32.toWords(payload), MAX_BECH32_LENGTH)
+    let into = bucket
+    if (this.size >= PARSED_CACHE_LIMIT) {
+      this.entries.clear()
+      this.size = 0
+      into = undefined
+    }
+    if (into === undefined) this.entries.set(fingerprint, [{ payload, text }])
+    else into.push({ payload, text })
+    this.size += 1
+    return text
+  }
+}
+
+const formattedTexts = new FormattedTexts()
 
 function decodeBech32(text: string): { prefix: string; payload: Uint8Array } {
   const lowered = text.toLowerCase()

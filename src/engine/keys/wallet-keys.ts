@@ -2,6 +2,7 @@
  * The keys a wallet holds, seen from its file record or from its unlocked session: what binds its secret,
  * whether a decrypted secret is really its own, and whose key hashes it owns.
  */
+import { bytesEqual } from '../../core/bytes'
 import { accountXvkOf } from './derivation'
 import type { KeyOwner } from './key-scan'
 import type { SessionSecret } from './sessions'
@@ -17,10 +18,10 @@ export function bindingOf(record: SecretRecord): Uint8Array {
 
 /** Whether a decrypted secret has the right size and belongs to the wallet's public key. */
 export function secretMatches(record: SecretRecord, plaintext: Uint8Array): boolean {
-  if (record.kind === 'hd') return plaintext.length === 96 && sameBytes(accountXvkOf(plaintext), record.account.xvk)
+  if (record.kind === 'hd') return plaintext.length === 96 && bytesEqual(accountXvkOf(plaintext), record.account.xvk)
   return (
     (plaintext.length === 32 || plaintext.length === 64) &&
-    sameBytes(publicKeyOfSigningKey(plaintext), record.verificationKey)
+    bytesEqual(publicKeyOfSigningKey(plaintext), record.verificationKey)
   )
 }
 
@@ -39,8 +40,4 @@ export function ownerOf(record: WalletRecord): KeyOwner {
 export function sessionOwner(secret: SessionSecret): KeyOwner {
   if (secret.kind === 'single-key') return { verificationKey: secret.verificationKey }
   return { account: { index: secret.accountIndex, xvk: secret.accountXvk } }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i])
 }

@@ -5,6 +5,7 @@
  * depend on it); the decoder accepts any valid CBOR encoding of Data and rejects everything else with a
  * `PlutusDataError` that names the byte offset.
  */
+import { bytesEqual } from '../../bytes'
 import type { PlutusData } from './data-types'
 
 export type { ConstrData, ListData, MapData, PlutusData } from './data-types'
@@ -31,10 +32,4 @@ function listEquals(a: readonly PlutusData[], b: readonly PlutusData[]): boolean
     const y = b[i]
     return y !== undefined && plutusDataEquals(x, y)
   })
-}
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
