@@ -26,7 +26,7 @@ import {
   scriptHash,
   slotTime
 } from '../tests/core/cardano/tx/fixtures'
-import { installFastBlake2b } from '../src/engine/fast-blake2b'
+import { installNativeCodecs } from '../src/engine/native-codecs'
 import { measureAlternating, printRows, type Measurement } from './harness'
 
 /** Choices to make after the deposit: `levels` nested `When`s of three cases, one of which goes deeper. */
@@ -51,7 +51,7 @@ function largeContract(levels: number): Contract {
 const LEVELS = 28
 
 export async function benchReview(): Promise<void> {
-  await installFastBlake2b()
+  await installNativeCodecs()
   const before = initialDatum(largeContract(LEVELS))
   const bytes = marloweApplyTx(TX_A, { before })
   const context: ReviewContext = {

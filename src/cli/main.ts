@@ -7,7 +7,7 @@ import { sandboxCommands } from './commands/sandbox'
 import { serveCommand } from './commands/serve'
 import { ChainError } from '../chain/provider'
 import { EngineError } from '../engine/errors'
-import { installFastBlake2b } from '../engine/fast-blake2b'
+import { installNativeCodecs } from '../engine/native-codecs'
 import { CliError } from './errors'
 
 const COMMANDS: readonly Command[] = [
@@ -54,7 +54,7 @@ export async function main(args: readonly string[], io: Output): Promise<number>
     return 0
   }
   try {
-    await installFastBlake2b()
+    await installNativeCodecs()
     await found.command.run(found.rest, io)
     return 0
   } catch (e) {

@@ -27,7 +27,7 @@ import {
   type SettingsCall,
   type StageFn
 } from '../engine/desk'
-import { installFastBlake2b } from '../engine/fast-blake2b'
+import { installNativeCodecs } from '../engine/native-codecs'
 import { Keystore, type KeystoreOptions } from '../engine/keys'
 import { openService, type MarloweService, type OpenService, type OpenServiceOptions } from '../engine/service'
 import { apiToken } from './api-token'
@@ -122,7 +122,7 @@ export class DeskHost {
   }
 
   static async open(options: DeskHostOptions): Promise<DeskHost> {
-    await installFastBlake2b()
+    await installNativeCodecs()
     const loaded = loadSettings(settingsPath(options))
     let warning = loaded.warning
     const keystore = await openKeystore(options, loaded.settings.autoLockMinutes)

@@ -4,7 +4,7 @@
  * (`addr_test`, nibble 0). Pointer, reward and Byron addresses are rejected.
  */
 import { bech32 } from '@scure/base'
-import { bytesEqual, bytesToHex, hexToBytes } from '../bytes'
+import { bytesToHex, hexToBytes } from '../bytes'
 
 export interface Credential {
   readonly type: 'key' | 'script'
@@ -107,29 +107,29 @@ export function formatShelleyAddressBytes(
 ): string {
   const headerType =
     stake === undefined ? (payment.script ? 0x7 : 0x6) : (payment.script ? 0x1 : 0x0) | (stake.script ? 0x2 : 0x0)
-  const payload = new Uint8Array(1 + HASH_BYTES * (stake === undefined ? 1 : 2))
-  payload[0] = (headerType << 4) | (mainnet ? 1 : 0)
-  payload.set(payment.hash, 1)
-  if (stake !== undefined) payload.set(stake.hash, 1 + HASH_BYTES)
-  return formattedTexts.text(payload)
+  return formattedTexts.text((headerType << 4) | (mainnet ? 1 : 0), payment.hash, stake?.hash)
 }
 
 /**
  * Bech32 texts by address payload. A Marlowe contract names the same few parties in every case, and encoding
  * (or hexing the hashes to look up) each of them was most of decoding a large datum: a 32-bit fingerprint of
- * the payload finds the entry, and the bytes themselves are compared before it is used.
+ * the payload finds the entry, and the bytes themselves are compared before it is used. Nothing is allocated
+ * when the text is known.
  */
 class FormattedTexts {
   private readonly entries = new Map<number, Array<{ payload: Uint8Array; text: string }>>()
   private size = 0
 
-  text(payload: Uint8Array): string {
-    let fingerprint = 0x811c9dc5
-    for (let i = 0; i < payload.length; i += 1) fingerprint = Math.imul(fingerprint ^ payload[i]!, 0x01000193)
+  text(header: number, payment: Uint8Array, stake: Uint8Array | undefined): string {
+    let fingerprint = fnv(fnv(0x811c9dc5, header), payment)
+    if (stake !== undefined) fingerprint = fnv(fingerprint, stake)
     const bucket = this.entries.get(fingerprint)
-    const found = bucket?.find((e) => bytesEqual(e.payload, payload))
-    if (found !== undefined) return found.text
-    const prefix = (payload[0]! & 1) === 1 ? MAINNET_PREFIX : TESTNET_PREFIX
+    if (bucket !== undefined) for (const e of bucket) if (samePayload(e.payload, header, payment, stake)) return e.text
+    const payload = new Uint8Array(1 + HASH_BYTES * (stake === undefined ? 1 : 2))
+    payload[0] = header
+    payload.set(payment, 1)
+    if (stake !== undefined) payload.set(stake, 1 + HASH_BYTES)
+    const prefix = (header & 1) === 1 ? MAINNET_PREFIX : TESTNET_PREFIX
     const text = bech32.encode(prefix, bech32.toWords(payload), MAX_BECH32_LENGTH)
     let into = bucket
     if (this.size >= PARSED_CACHE_LIMIT) {
@@ -142,6 +142,22 @@ class FormattedTexts {
     this.size += 1
     return text
   }
+}
+
+/** FNV-1a over a byte, or over bytes. */
+function fnv(hash: number, bytes: number | Uint8Array): number {
+  if (typeof bytes === 'number') return Math.imul(hash ^ bytes, 0x01000193)
+  let h = hash
+  for (let i = 0; i < bytes.length; i += 1) h = Math.imul(h ^ bytes[i]!, 0x01000193)
+  return h
+}
+
+function samePayload(payload: Uint8Array, header: number, payment: Uint8Array, stake: Uint8Array | undefined): boolean {
+  if (payload[0] !== header || payload.length !== 1 + HASH_BYTES * (stake === undefined ? 1 : 2)) return false
+  for (let i = 0; i < HASH_BYTES; i += 1) if (payload[1 + i] !== payment[i]) return false
+  if (stake !== undefined)
+    for (let i = 0; i < HASH_BYTES; i += 1) if (payload[1 + HASH_BYTES + i] !== stake[i]) return false
+  return true
 }
 
 const formattedTexts = new FormattedTexts()

@@ -5,12 +5,8 @@
  */
 import { bytesToHex } from '../../bytes'
 import { encodeMarloweData } from '../../marlowe/json/encode'
-import { PlutusDataError, decodePlutusData, type PlutusData } from '../../marlowe/plutus/data'
-import {
-  PlutusDecodeError,
-  marloweDataFromPlutusData,
-  payoutDatumFromPlutusData
-} from '../../marlowe/plutus/marlowe-data'
+import { PlutusDataError, decodePlutusData, skipPlutusDataItem } from '../../marlowe/plutus/data'
+import { PlutusDecodeError, decodeMarloweData, decodePayoutDatum } from '../../marlowe/plutus/marlowe-data'
 import { nextTimeout } from '../../marlowe/timeouts'
 import type { MarloweData } from '../../marlowe/types'
 import { blake2b256Hex, type DecodedDatum } from '../tx'
@@ -25,21 +21,22 @@ export class DatumDecoder {
 
   constructor(private readonly env: ReviewEnv) {}
 
-  /** The datum as MarloweData, or undefined when it is not one. */
-  marloweData(hash: string, data: PlutusData): MarloweData | undefined {
+  /** The datum (its bytes, whose hash is `hash`) as MarloweData, or undefined when it is not one. */
+  marloweData(hash: string, bytes: Uint8Array): MarloweData | undefined {
     if (!this.marlowe.has(hash))
       this.marlowe.set(
         hash,
-        tryDecode(() => marloweDataFromPlutusData(data))
+        tryDecode(() => decodeMarloweData(bytes))
       )
     return this.marlowe.get(hash)
   }
 
-  content(hash: string, data: PlutusData, scriptName?: MarloweScriptName): DatumContent {
+  /** What the datum holds; its bytes must be Plutus Data (the transaction decoder checked its own). */
+  content(hash: string, bytes: Uint8Array, scriptName?: MarloweScriptName): DatumContent {
     const key = scriptName === 'marlowe-payout' ? `payout:${hash}` : hash
     const cached = this.contents.get(key)
     if (cached !== undefined) return cached
-    const content = this.decode(hash, data, scriptName)
+    const content = this.decode(hash, bytes, scriptName)
     this.contents.set(key, content)
     return content
   }
@@ -53,7 +50,7 @@ export class DatumDecoder {
         hash: datum.hash,
         source: 'inline',
         bytes: this.bytesHex(datum.hash, datum.bytes),
-        content: this.content(datum.hash, datum.data, scriptName)
+        content: this.content(datum.hash, datum.bytes, scriptName)
       }
     }
     return this.byHash(datum.hash, scriptName)
@@ -68,11 +65,11 @@ export class DatumDecoder {
     }
     if (bytes === undefined) return undefined
     const hash = blake2b256Hex(bytes)
-    const data = tryDecode(() => decodePlutusData(bytes))
     const form = output.datumHash === undefined ? 'inline' : 'hash'
     const source = form === 'inline' ? 'inline' : 'resolved'
     const view: DatumView = { form, hash, source, bytes: this.bytesHex(hash, bytes) }
-    return data === undefined ? view : { ...view, content: this.content(hash, data, scriptName) }
+    // The context's datums come from outside the transaction: only Plutus Data has content.
+    return isPlutusData(bytes) ? { ...view, content: this.content(hash, bytes, scriptName) } : view
   }
 
   private bytesHex(hash: string, bytes: Uint8Array): string {
@@ -92,17 +89,17 @@ export class DatumDecoder {
       hash,
       source: 'witness-set',
       bytes: this.bytesHex(hash, witness.bytes),
-      content: this.content(hash, witness.data, scriptName)
+      content: this.content(hash, witness.bytes, scriptName)
     }
   }
 
-  private decode(hash: string, data: PlutusData, scriptName: MarloweScriptName | undefined): DatumContent {
+  private decode(hash: string, bytes: Uint8Array, scriptName: MarloweScriptName | undefined): DatumContent {
     if (scriptName === 'marlowe-payout') {
-      const payout = tryDecode(() => payoutDatumFromPlutusData(data))
+      const payout = tryDecode(() => decodePayoutDatum(bytes))
       if (payout !== undefined)
         return { type: 'marlowe-payout', rolesCurrency: payout.rolesCurrency, role: payout.role }
     }
-    const md = this.marloweData(hash, data)
+    const md = this.marloweData(hash, bytes)
     if (md !== undefined) {
       const timeout = nextTimeout(md.contract, md.state.minTime)
       return {
@@ -111,8 +108,12 @@ export class DatumDecoder {
         ...(timeout === undefined ? {} : { nextTimeout: timeout })
       }
     }
-    return { type: 'plutus-data', json: plutusDataJson(data) }
+    return { type: 'plutus-data', json: plutusDataJson(decodePlutusData(bytes)) }
   }
+}
+
+function isPlutusData(bytes: Uint8Array): boolean {
+  return tryDecode(() => skipPlutusDataItem(bytes, 0)) === bytes.length
 }
 
 /** Runs a decoder of untrusted Data, mapping its shape errors to undefined. */

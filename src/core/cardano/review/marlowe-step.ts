@@ -18,16 +18,11 @@ import {
   encodeTransactionError,
   encodeWarning
 } from '../../marlowe/json/encode'
-import { decodePlutusData, isListData, type PlutusData } from '../../marlowe/plutus/data'
-import {
-  PlutusDecodeError,
-  contractFromPlutusData,
-  payoutDatumFromPlutusData,
-  redeemerToInputs
-} from '../../marlowe/plutus/marlowe-data'
+import { isListData } from '../../marlowe/plutus/data'
+import { PlutusDecodeError, decodeContract, decodePayoutDatum, decodeRedeemer } from '../../marlowe/plutus/marlowe-data'
 import { computeTransaction } from '../../marlowe/semantics'
 import { nextTimeout } from '../../marlowe/timeouts'
-import type { Input, MarloweData } from '../../marlowe/types'
+import type { Contract, Input, MarloweData } from '../../marlowe/types'
 import { blake2b256Hex, type DecodedRedeemer } from '../tx'
 import { tryDecode, type DatumDecoder } from './datum-view'
 import { outRef, refKey, type ReviewEnv } from './env'
@@ -51,7 +46,7 @@ export interface MarloweResult {
 
 interface SpentDatum {
   readonly hash: string
-  readonly data: PlutusData
+  readonly bytes: Uint8Array
   readonly source: MarloweStepView['datumSource']
 }
 
@@ -76,11 +71,11 @@ export function marloweSteps(ctx: MarloweStepInputs): MarloweResult {
     const scriptName = input.address?.scriptName
     if (scriptName === 'marlowe-payout') {
       const datum = spentDatum(env, ref)
-      const payout = datum === undefined ? undefined : tryDecode(() => payoutDatumFromPlutusData(datum.data))
+      const payout = datum === undefined ? undefined : tryDecode(() => decodePayoutDatum(datum.bytes))
       withdrawals.push(payout === undefined ? { input: ref } : { input: ref, ...payout })
     } else if (scriptName === 'marlowe-semantics') {
       const datum = spentDatum(env, ref)
-      const md = datum === undefined ? undefined : ctx.datums.marloweData(datum.hash, datum.data)
+      const md = datum === undefined ? undefined : ctx.datums.marloweData(datum.hash, datum.bytes)
       if (datum === undefined || md === undefined) {
         steps.push(notRun(ref, datum?.source ?? 'resolved', 'the spent output has no MarloweData datum in reach'))
         return
@@ -103,12 +98,9 @@ function spentDatum(env: ReviewEnv, ref: OutRef): SpentDatum | undefined {
   const output = env.resolved(ref)
   const hash = output?.datumHash
   const witness = hash === undefined ? undefined : env.witnessDatum(hash)
-  if (witness !== undefined) return { hash: witness.hash, data: witness.data, source: 'witness-set' }
+  if (witness !== undefined) return { hash: witness.hash, bytes: witness.bytes, source: 'witness-set' }
   const bytes = output?.datum
-  const data = bytes === undefined ? undefined : tryDecode(() => decodePlutusData(bytes))
-  return bytes === undefined || data === undefined
-    ? undefined
-    : { hash: blake2b256Hex(bytes), data, source: 'resolved' }
+  return bytes === undefined ? undefined : { hash: blake2b256Hex(bytes), bytes, source: 'resolved' }
 }
 
 /** The one witness-set MarloweData no output names, when exactly one unresolved Marlowe-shaped spend needs it. */
@@ -121,8 +113,8 @@ function inferSpentDatum(
   const found: Array<{ datum: SpentDatum; md: MarloweData }> = []
   for (const w of ctx.env.tx.witnessSet.datums) {
     if (named.has(w.hash)) continue
-    const md = ctx.datums.marloweData(w.hash, w.data)
-    if (md !== undefined) found.push({ datum: { hash: w.hash, data: w.data, source: 'inferred' }, md })
+    const md = ctx.datums.marloweData(w.hash, w.bytes)
+    if (md !== undefined) found.push({ datum: { hash: w.hash, bytes: w.bytes, source: 'inferred' }, md })
   }
   return found.length === 1 ? found[0] : undefined
 }
@@ -147,13 +139,13 @@ function run(
   const { env } = ctx
   const { ref, md, datum } = spend
   const base = { input: ref, datumSource: datum.source, rolesCurrency: md.params.rolesCurrency }
-  const lookup = (hash: string): ReturnType<typeof contractFromPlutusData> | undefined => {
+  const lookup = (hash: string): Contract | undefined => {
     const witness = env.witnessDatum(hash)
-    return witness === undefined ? undefined : tryDecode(() => contractFromPlutusData(witness.data))
+    return witness === undefined ? undefined : tryDecode(() => decodeContract(witness.bytes))
   }
   let inputs: Input[]
   try {
-    inputs = redeemerToInputs(spend.redeemer.data, lookup)
+    inputs = decodeRedeemer(spend.redeemer.dataBytes, lookup)
   } catch (e) {
     if (!(e instanceof PlutusDecodeError)) throw e
     steps.push({
@@ -231,9 +223,9 @@ function continuationDatum(
 ): { md: MarloweData; json: { state: JsonObject; contract: JsonValue } } | undefined {
   const datum = ctx.env.tx.body.outputs[Number(index)]?.datum
   const witness = datum?.kind === 'hash' ? ctx.env.witnessDatum(datum.hash) : undefined
-  const md = witness === undefined ? undefined : ctx.datums.marloweData(witness.hash, witness.data)
+  const md = witness === undefined ? undefined : ctx.datums.marloweData(witness.hash, witness.bytes)
   if (witness === undefined || md === undefined) return undefined
-  const content = ctx.datums.content(witness.hash, witness.data)
+  const content = ctx.datums.content(witness.hash, witness.bytes)
   if (content.type !== 'marlowe-data') return undefined
   const { marloweState, marloweContract } = content.marlowe
   if (marloweState === undefined || marloweContract === undefined || !isJsonObject(marloweState)) return undefined
@@ -267,9 +259,9 @@ function created(ctx: MarloweStepInputs, continuing: ReadonlySet<bigint>): Array
   ctx.env.tx.body.outputs.forEach((output, index) => {
     if (continuing.has(BigInt(index)) || ctx.outputs[index]?.address.scriptName !== 'marlowe-semantics') return
     const datum = output.datum
-    const data =
-      datum === undefined ? undefined : datum.kind === 'inline' ? datum.data : ctx.env.witnessDatum(datum.hash)?.data
-    const md = datum === undefined || data === undefined ? undefined : ctx.datums.marloweData(datum.hash, data)
+    const bytes =
+      datum === undefined ? undefined : datum.kind === 'inline' ? datum.bytes : ctx.env.witnessDatum(datum.hash)?.bytes
+    const md = datum === undefined || bytes === undefined ? undefined : ctx.datums.marloweData(datum.hash, bytes)
     if (md === undefined) return
     const timeout = nextTimeout(md.contract, md.state.minTime)
     out.push({

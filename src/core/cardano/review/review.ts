@@ -218,7 +218,7 @@ function witnessDatumViews(
       hash: d.hash,
       size: BigInt(d.bytes.length),
       usedBy: usedBy.get(d.hash) ?? [],
-      content: datums.content(d.hash, d.data, scriptNames.get(d.hash))
+      content: datums.content(d.hash, d.bytes, scriptNames.get(d.hash))
     }
   })
 }

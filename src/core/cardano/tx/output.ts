@@ -74,8 +74,8 @@ function readDatumOption(r: TxReader, what: string): DecodedDatum {
     datum = { kind: 'hash', hash: r.hash(`${what} hash`, HASH32) }
   } else {
     const embedded = r.embedded(what)
-    const data = r.embeddedPlutusData(embedded, `${what} (inline)`)
-    datum = { kind: 'inline', hash: blake2b256Hex(embedded.bytes), bytes: embedded.bytes, data }
+    r.checkEmbeddedPlutusData(embedded, `${what} (inline)`)
+    datum = { kind: 'inline', hash: blake2b256Hex(embedded.bytes), bytes: embedded.bytes }
   }
   r.closeArray(count, what)
   return datum

@@ -6,7 +6,7 @@
 import { utf8Length } from '../../bytes'
 import { AddressError, type Credential } from '../address'
 import { CborError, CborReader, type CborReaderOptions } from '../cbor'
-import { PlutusDataError, decodePlutusDataItem, type PlutusData } from '../../marlowe/plutus/data'
+import { PlutusDataError, decodePlutusDataItem, skipPlutusDataItem, type PlutusData } from '../../marlowe/plutus/data'
 import { decodeAddress, type DecodedAddress } from './address'
 import type { Anchor, SetTagUse, TxIn } from './types'
 
@@ -132,15 +132,25 @@ export class TxReader extends CborReader {
     return { data, bytes: this.source.subarray(offset, end), offset }
   }
 
-  /** Plutus Data filling exactly the embedded bytes returned by `embedded`. */
-  embeddedPlutusData(embedded: { bytes: Uint8Array; start: number | undefined }, what: string): PlutusData {
+  /**
+   * The bytes of the one Plutus Data item at the current position, checked as `plutusData` checks them but
+   * without building the tree: datums are decoded later, and only as what they are needed as.
+   */
+  plutusDataBytes(what: string): { bytes: Uint8Array; offset: number } {
+    const offset = this.pos
+    const end = plutusDataEnd(this.source, offset, this.end, what)
+    this.pos = end
+    return { bytes: this.source.subarray(offset, end), offset }
+  }
+
+  /** Checks that the embedded bytes returned by `embedded` are exactly one Plutus Data item. */
+  checkEmbeddedPlutusData(embedded: { bytes: Uint8Array; start: number | undefined }, what: string): void {
     const { bytes, start } = embedded
     const source = start === undefined ? bytes : this.source
     const from = start ?? 0
     const to = from + bytes.length
-    const { data, end } = plutusDataAt(source, from, to, what)
+    const end = plutusDataEnd(source, from, to, what)
     if (end !== to) this.fail(`${what}: ${to - end} unexpected bytes after the datum`, end)
-    return data
   }
 }
 
@@ -151,9 +161,21 @@ function plutusDataAt(
   limit: number,
   what: string
 ): { data: PlutusData; end: number } {
-  const window = limit === source.length ? source : source.subarray(0, limit)
+  return asCborError(what, offset, () => decodePlutusDataItem(within(source, limit), offset))
+}
+
+/** Where the Plutus Data item at `offset` ends within `[offset, limit)`; errors as `plutusDataAt`'s. */
+function plutusDataEnd(source: Uint8Array, offset: number, limit: number, what: string): number {
+  return asCborError(what, offset, () => skipPlutusDataItem(within(source, limit), offset))
+}
+
+function within(source: Uint8Array, limit: number): Uint8Array {
+  return limit === source.length ? source : source.subarray(0, limit)
+}
+
+function asCborError<T>(what: string, offset: number, read: () => T): T {
   try {
-    return decodePlutusDataItem(window, offset)
+    return read()
   } catch (e) {
     if (e instanceof PlutusDataError) {
       const reason = e.message.replace(/ at byte \d+$/, '')

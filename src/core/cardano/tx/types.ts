@@ -57,9 +57,8 @@ export type DecodedDatum =
       readonly kind: 'inline'
       /** blake2b-256 of `bytes`, the hash the datum would have in a witness set. */
       readonly hash: string
-      /** The datum's CBOR exactly as embedded (the content of the tag-24 byte string). */
+      /** The datum's CBOR exactly as embedded (the content of the tag-24 byte string), checked to be Data. */
       readonly bytes: Uint8Array
-      readonly data: PlutusData
     }
 
 export interface DecodedOutput {
@@ -217,9 +216,8 @@ export interface BootstrapWitness {
 
 export interface WitnessDatum {
   readonly hash: string
-  /** The datum's original encoding: what `hash` is taken over. */
+  /** The datum's original encoding, checked to be Data: what `hash` is taken over. */
   readonly bytes: Uint8Array
-  readonly data: PlutusData
   readonly offset: number
 }
 

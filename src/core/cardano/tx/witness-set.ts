@@ -82,9 +82,9 @@ function readField(r: TxReader, key: bigint, ws: MutableWitnessSet): void {
       break
     case 4n:
       r.hashedSet('datums', () => {
-        const { data, bytes, offset } = r.plutusData('datum')
+        const { bytes, offset } = r.plutusDataBytes('datum')
         const hash = blake2b256Hex(bytes)
-        ws.datums.push({ hash, bytes, data, offset })
+        ws.datums.push({ hash, bytes, offset })
         return hash
       })
       ws.datumsBytes = r.source.subarray(start, r.pos)

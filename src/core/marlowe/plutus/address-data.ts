@@ -10,10 +10,13 @@ import {
   type ShelleyAddress
 } from '../../cardano/address'
 import { constrData, type PlutusData } from './data'
-import { PlutusDecodeError, fieldsOf, readBool, readBytes, readConstr, readRecord } from './data-shape'
+import type { DataCursor } from './data-cursor'
 
 const HASH_BYTES = 28
 const NOTHING = constrData(1, [])
+const MAYBE = ['Just', 'Nothing']
+const STAKING = ['StakingHash', 'StakingPtr']
+const CREDENTIAL = ['PubKeyCredential', 'ScriptCredential']
 
 export function addressPartyFields(address: ShelleyAddress): PlutusData[] {
   const stake =
@@ -21,37 +24,38 @@ export function addressPartyFields(address: ShelleyAddress): PlutusData[] {
   return [constrData(address.mainnet ? 1 : 0, []), constrData(0, [credentialToData(address.payment), stake])]
 }
 
-/** Reads the two fields of an address party back into the bech32 string of the model. */
-export function addressPartyFromFields(network: PlutusData, address: PlutusData, path: string): string {
-  const mainnet = readBool(network, `${path}.network`)
-  const [payment, maybeStake] = readRecord(address, `${path}.address`, 'Address', 2)
-  const paymentPart = credentialFromData(payment, `${path}.address.payment`)
-  const maybePath = `${path}.address.stake`
-  const maybe = readConstr(maybeStake, maybePath, 'Maybe', ['Just', 'Nothing'])
-  if (maybe.index === 1) {
-    fieldsOf(maybe, 0)
-    return formatShelleyAddressBytes(mainnet, paymentPart, undefined)
+/** Reads an address party's two fields (inside its open `Party` constructor) into the bech32 text of the model. */
+export function readAddressParty(c: DataCursor): string {
+  const mainnet = c.bool('network')
+  c.record('address', 'Address', 2)
+  const payment = readCredential(c, 'payment')
+  const maybe = c.constr('stake', 'Maybe', MAYBE)
+  let stake: CredentialBytes | undefined
+  if (maybe === 1) {
+    c.fields(0)
+  } else {
+    c.fields(1)
+    if (c.constr('just', 'StakingCredential', STAKING) === 1) {
+      c.fail('', 'a staking pointer cannot be part of a Marlowe address party')
+    }
+    c.fields(1)
+    stake = readCredential(c, 'credential')
+    c.close()
   }
-  const [staking] = fieldsOf(maybe, 1)
-  const stakePath = `${maybePath}.just`
-  const stakeRef = readConstr(staking, stakePath, 'StakingCredential', ['StakingHash', 'StakingPtr'])
-  if (stakeRef.index === 1) {
-    throw new PlutusDecodeError(stakePath, 'a staking pointer cannot be part of a Marlowe address party')
-  }
-  const [stake] = fieldsOf(stakeRef, 1)
-  return formatShelleyAddressBytes(mainnet, paymentPart, credentialFromData(stake, `${stakePath}.credential`))
+  c.close()
+  c.close()
+  return formatShelleyAddressBytes(mainnet, payment, stake)
 }
 
 function credentialToData(credential: Credential): PlutusData {
   return constrData(credential.type === 'key' ? 0 : 1, [hexToBytes(credential.hash)])
 }
 
-function credentialFromData(d: PlutusData, path: string): CredentialBytes {
-  const c = readConstr(d, path, 'Credential', ['PubKeyCredential', 'ScriptCredential'])
-  const [hash] = fieldsOf(c, 1)
-  const bytes = readBytes(hash, `${path}.hash`)
-  if (bytes.length !== HASH_BYTES) {
-    throw new PlutusDecodeError(`${path}.hash`, `expected a ${HASH_BYTES}-byte hash, got ${bytes.length} bytes`)
-  }
-  return { script: c.index === 1, hash: bytes }
+function readCredential(c: DataCursor, name: string): CredentialBytes {
+  const index = c.constr(name, 'Credential', CREDENTIAL)
+  c.fields(1)
+  const bytes = c.bytes('hash')
+  if (bytes.length !== HASH_BYTES) c.fail('hash', `expected a ${HASH_BYTES}-byte hash, got ${bytes.length} bytes`)
+  c.close()
+  return { script: index === 1, hash: bytes }
 }

@@ -12,6 +12,7 @@ export type { ConstrData, ListData, MapData, PlutusData } from './data-types'
 export { PlutusDataError, constrData, isConstrData, isListData, isMapData } from './data-types'
 export { encodePlutusData } from './data-encoder'
 export { decodePlutusData, decodePlutusDataItem, MAX_DATA_DEPTH } from './data-decoder'
+export { skipPlutusDataItem } from './data-reader'
 
 export function plutusDataEquals(a: PlutusData, b: PlutusData): boolean {
   if (typeof a === 'bigint') return typeof b === 'bigint' && a === b

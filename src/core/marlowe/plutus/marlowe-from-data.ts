@@ -1,6 +1,7 @@
 /**
- * Plutus Data → Marlowe model, the inverse of marlowe-to-data.ts. Errors are `PlutusDecodeError`s naming
- * the path of the bad node, rooted at the name the caller gives (`datum`, `redeemer`, …).
+ * Marlowe's Data (as CBOR) → the Marlowe model, the inverse of marlowe-to-data.ts, read in one pass with a
+ * `DataCursor`. Errors are `PlutusDataError`s for malformed CBOR and `PlutusDecodeError`s naming the path of
+ * the bad node, rooted at the name the caller gives (`datum`, `redeemer`, …).
  */
 import type {
   AccountKey,
@@ -20,20 +21,8 @@ import type {
   Token,
   Value
 } from '../types'
-import { addressPartyFromFields } from './address-data'
-import type { PlutusData } from './data'
-import {
-  PlutusDecodeError,
-  type ConstrView,
-  fieldsOf,
-  readConstr,
-  readHex,
-  readInteger,
-  readList,
-  readMap,
-  readRecord,
-  readText
-} from './data-shape'
+import { readAddressParty } from './address-data'
+import { readCbor, type DataCursor } from './data-cursor'
 
 /** Finds the continuation of a merkleized input by its hash (lowercase hex); the caller vouches for the match. */
 export type ContinuationLookup = (hash: string) => Contract | undefined
@@ -67,327 +56,351 @@ const OBSERVATION = [
   'FalseObs'
 ]
 
-export function marloweDataFromPlutusData(d: PlutusData, path = 'datum'): MarloweData {
-  const [params, state, contract] = readRecord(d, path, 'MarloweData', 3)
-  const [rolesCurrency] = readRecord(params, `${path}.params`, 'MarloweParams', 1)
-  return {
-    params: { rolesCurrency: readHex(rolesCurrency, `${path}.params.rolesCurrency`) },
-    state: stateFromData(state, `${path}.state`),
-    contract: contractFromPlutusData(contract, `${path}.contract`)
-  }
+const CASE = ['Case', 'MerkleizedCase']
+const ACTION = ['Deposit', 'Choice', 'Notify']
+const INPUT_CONTENT = ['IDeposit', 'IChoice', 'INotify']
+const TX_INPUT = ['Input', 'MerkleizedTxInput']
+const PARTY = ['Address', 'Role']
+const PAYEE = ['Account', 'Party']
+
+export function decodeMarloweData(bytes: Uint8Array, root = 'datum'): MarloweData {
+  return readCbor(bytes, root, (c) => readMarloweData(c, ''))
 }
 
-export function contractFromPlutusData(d: PlutusData, path = 'contract'): Contract {
-  const c = readConstr(d, path, 'Contract', CONTRACT)
-  switch (c.index) {
-    case 0:
-      fieldsOf(c, 0)
-      return { type: 'Close' }
-    case 1: {
-      const [from, to, token, value, then] = fieldsOf(c, 5)
-      return {
-        type: 'Pay',
-        from: partyFromData(from, `${path}.from`),
-        to: payeeFromData(to, `${path}.to`),
-        token: tokenFromData(token, `${path}.token`),
-        value: valueFromData(value, `${path}.value`),
-        then: contractFromPlutusData(then, `${path}.then`)
-      }
-    }
-    case 2: {
-      const [observation, then, otherwise] = fieldsOf(c, 3)
-      return {
-        type: 'If',
-        observation: observationFromData(observation, `${path}.observation`),
-        then: contractFromPlutusData(then, `${path}.then`),
-        else: contractFromPlutusData(otherwise, `${path}.else`)
-      }
-    }
-    case 3: {
-      const [cases, timeout, continuation] = fieldsOf(c, 3)
-      return {
-        type: 'When',
-        cases: readList(cases, `${path}.cases`).map((x, i) => caseFromData(x, `${path}.cases[${i}]`)),
-        timeout: readInteger(timeout, `${path}.timeout`),
-        timeoutContinuation: contractFromPlutusData(continuation, `${path}.timeoutContinuation`)
-      }
-    }
-    case 4: {
-      const [id, value, then] = fieldsOf(c, 3)
-      return {
-        type: 'Let',
-        id: valueIdFromData(id, `${path}.id`),
-        value: valueFromData(value, `${path}.value`),
-        then: contractFromPlutusData(then, `${path}.then`)
-      }
-    }
-    default: {
-      const [observation, then] = fieldsOf(c, 2)
-      return {
-        type: 'Assert',
-        observation: observationFromData(observation, `${path}.observation`),
-        then: contractFromPlutusData(then, `${path}.then`)
-      }
-    }
-  }
+export function decodeContract(bytes: Uint8Array, root = 'contract'): Contract {
+  return readCbor(bytes, root, (c) => readContract(c, ''))
 }
 
 /**
  * The semantics validator's redeemer. A merkleized input's continuation is not in the redeemer, so it is
  * taken from `continuations`; without it the input cannot be represented and decoding fails.
  */
-export function redeemerToInputs(d: PlutusData, continuations?: ContinuationLookup, path = 'redeemer'): Input[] {
-  return readList(d, path).map((item, i) => {
-    const itemPath = `${path}[${i}]`
-    const c = readConstr(item, itemPath, 'MarloweTxInput', ['Input', 'MerkleizedTxInput'])
-    if (c.index === 0) {
-      const [content] = fieldsOf(c, 1)
-      return { content: inputContentFromData(content, `${itemPath}.content`) }
-    }
-    const [content, hashData] = fieldsOf(c, 2)
-    const hash = readHex(hashData, `${itemPath}.hash`)
-    const continuation = continuations?.(hash)
-    if (continuation === undefined) {
-      throw new PlutusDecodeError(`${itemPath}.hash`, `no continuation was supplied for merkleized input ${hash}`)
-    }
-    return { content: inputContentFromData(content, `${itemPath}.content`), merkleized: { hash, continuation } }
+export function decodeRedeemer(bytes: Uint8Array, continuations?: ContinuationLookup, root = 'redeemer'): Input[] {
+  return readCbor(bytes, root, (c) => {
+    const inputs: Input[] = []
+    c.list('')
+    while (c.more()) inputs.push(readTxInput(c, continuations))
+    return inputs
   })
 }
 
-export function payoutDatumFromPlutusData(d: PlutusData, path = 'payoutDatum'): PayoutDatum {
-  const [rolesCurrency, role] = readRecord(d, path, 'PayoutDatum', 2)
-  return { rolesCurrency: readHex(rolesCurrency, `${path}.rolesCurrency`), role: readText(role, `${path}.role`) }
+export function decodePayoutDatum(bytes: Uint8Array, root = 'payoutDatum'): PayoutDatum {
+  return readCbor(bytes, root, (c) => {
+    c.record('', 'PayoutDatum', 2)
+    const datum = { rolesCurrency: c.hex('rolesCurrency'), role: c.text('role') }
+    c.close()
+    return datum
+  })
 }
 
-function stateFromData(d: PlutusData, path: string): State {
-  const [accounts, choices, boundValues, minTime] = readRecord(d, path, 'State', 4)
-  return {
-    accounts: readMap(accounts, `${path}.accounts`).map(([key, value], i) => {
-      const at = `${path}.accounts[${i}]`
-      return [accountKeyFromData(key, `${at}.key`), readInteger(value, `${at}.value`)] as const
-    }),
-    choices: readMap(choices, `${path}.choices`).map(([key, value], i) => {
-      const at = `${path}.choices[${i}]`
-      return [choiceIdFromData(key, `${at}.key`), readInteger(value, `${at}.value`)] as const
-    }),
-    boundValues: readMap(boundValues, `${path}.boundValues`).map(([key, value], i) => {
-      const at = `${path}.boundValues[${i}]`
-      return [valueIdFromData(key, `${at}.key`), readInteger(value, `${at}.value`)] as const
-    }),
-    minTime: readInteger(minTime, `${path}.minTime`)
-  }
+function readMarloweData(c: DataCursor, name: string): MarloweData {
+  c.record(name, 'MarloweData', 3)
+  c.record('params', 'MarloweParams', 1)
+  const params = { rolesCurrency: c.hex('rolesCurrency') }
+  c.close()
+  const md = { params, state: readState(c, 'state'), contract: readContract(c, 'contract') }
+  c.close()
+  return md
 }
 
-function accountKeyFromData(d: PlutusData, path: string): AccountKey {
-  const [account, token] = readRecord(d, path, 'AccountKey', 2)
-  return { account: partyFromData(account, `${path}.account`), token: tokenFromData(token, `${path}.token`) }
-}
-
-function caseFromData(d: PlutusData, path: string): Case {
-  const c = readConstr(d, path, 'Case', ['Case', 'MerkleizedCase'])
-  const [action, continuation] = fieldsOf(c, 2)
-  if (c.index === 0) {
-    return {
-      type: 'Case',
-      action: actionFromData(action, `${path}.action`),
-      then: contractFromPlutusData(continuation, `${path}.then`)
-    }
-  }
-  return {
-    type: 'MerkleizedCase',
-    action: actionFromData(action, `${path}.action`),
-    hash: readHex(continuation, `${path}.hash`)
-  }
-}
-
-function actionFromData(d: PlutusData, path: string): Action {
-  const c = readConstr(d, path, 'Action', ['Deposit', 'Choice', 'Notify'])
-  if (c.index === 0) {
-    const [account, party, token, value] = fieldsOf(c, 4)
-    return {
-      type: 'Deposit',
-      account: partyFromData(account, `${path}.account`),
-      party: partyFromData(party, `${path}.party`),
-      token: tokenFromData(token, `${path}.token`),
-      value: valueFromData(value, `${path}.value`)
-    }
-  }
-  if (c.index === 1) {
-    const [choice, bounds] = fieldsOf(c, 2)
-    return {
-      type: 'Choice',
-      choice: choiceIdFromData(choice, `${path}.choice`),
-      bounds: readList(bounds, `${path}.bounds`).map((b, i) => boundFromData(b, `${path}.bounds[${i}]`))
-    }
-  }
-  const [observation] = fieldsOf(c, 1)
-  return { type: 'Notify', observation: observationFromData(observation, `${path}.observation`) }
-}
-
-function inputContentFromData(d: PlutusData, path: string): InputContent {
-  const c = readConstr(d, path, 'InputContent', ['IDeposit', 'IChoice', 'INotify'])
-  if (c.index === 0) {
-    const [account, party, token, amount] = fieldsOf(c, 4)
-    return {
-      type: 'IDeposit',
-      account: partyFromData(account, `${path}.account`),
-      party: partyFromData(party, `${path}.party`),
-      token: tokenFromData(token, `${path}.token`),
-      amount: readInteger(amount, `${path}.amount`)
-    }
-  }
-  if (c.index === 1) {
-    const [choice, chosen] = fieldsOf(c, 2)
-    return {
-      type: 'IChoice',
-      choice: choiceIdFromData(choice, `${path}.choice`),
-      chosen: readInteger(chosen, `${path}.chosen`)
-    }
-  }
-  fieldsOf(c, 0)
-  return { type: 'INotify' }
-}
-
-function valueFromData(d: PlutusData, path: string): Value {
-  const c = readConstr(d, path, 'Value', VALUE)
-  switch (c.index) {
-    case 0: {
-      const [account, token] = fieldsOf(c, 2)
-      return {
-        type: 'AvailableMoney',
-        account: partyFromData(account, `${path}.account`),
-        token: tokenFromData(token, `${path}.token`)
-      }
-    }
-    case 1: {
-      const [n] = fieldsOf(c, 1)
-      return readInteger(n, `${path}.constant`)
-    }
-    case 2: {
-      const [value] = fieldsOf(c, 1)
-      return { type: 'NegValue', value: valueFromData(value, `${path}.value`) }
-    }
-    case 3:
-      return valuePair('AddValue', c)
-    case 4:
-      return valuePair('SubValue', c)
-    case 5:
-      return valuePair('MulValue', c)
-    case 6:
-      return valuePair('DivValue', c)
-    case 7: {
-      const [choice] = fieldsOf(c, 1)
-      return { type: 'ChoiceValue', choice: choiceIdFromData(choice, `${path}.choice`) }
-    }
-    case 8:
-      fieldsOf(c, 0)
-      return { type: 'TimeIntervalStart' }
-    case 9:
-      fieldsOf(c, 0)
-      return { type: 'TimeIntervalEnd' }
-    case 10: {
-      const [id] = fieldsOf(c, 1)
-      return { type: 'UseValue', id: valueIdFromData(id, `${path}.id`) }
-    }
-    default: {
-      const [observation, then, otherwise] = fieldsOf(c, 3)
-      return {
-        type: 'Cond',
-        observation: observationFromData(observation, `${path}.observation`),
-        then: valueFromData(then, `${path}.then`),
-        else: valueFromData(otherwise, `${path}.else`)
-      }
-    }
-  }
-}
-
-function valuePair(type: 'AddValue' | 'SubValue' | 'MulValue' | 'DivValue', c: ConstrView): Value {
-  const [left, right] = fieldsOf(c, 2)
-  return { type, left: valueFromData(left, `${c.path}.left`), right: valueFromData(right, `${c.path}.right`) }
-}
-
-function observationFromData(d: PlutusData, path: string): Observation {
-  const c = readConstr(d, path, 'Observation', OBSERVATION)
-  switch (c.index) {
+function readContract(c: DataCursor, name: string): Contract {
+  const index = c.constr(name, 'Contract', CONTRACT)
+  let contract: Contract
+  switch (index) {
     case 0:
-      return observationPair('AndObs', c)
+      c.fields(0)
+      contract = { type: 'Close' }
+      break
     case 1:
-      return observationPair('OrObs', c)
-    case 2: {
-      const [observation] = fieldsOf(c, 1)
-      return { type: 'NotObs', observation: observationFromData(observation, `${path}.observation`) }
-    }
+      c.fields(5)
+      contract = {
+        type: 'Pay',
+        from: readParty(c, 'from'),
+        to: readPayee(c, 'to'),
+        token: readToken(c, 'token'),
+        value: readValue(c, 'value'),
+        then: readContract(c, 'then')
+      }
+      break
+    case 2:
+      c.fields(3)
+      contract = {
+        type: 'If',
+        observation: readObservation(c, 'observation'),
+        then: readContract(c, 'then'),
+        else: readContract(c, 'else')
+      }
+      break
     case 3: {
-      const [choice] = fieldsOf(c, 1)
-      return { type: 'ChoseSomething', choice: choiceIdFromData(choice, `${path}.choice`) }
+      c.fields(3)
+      const cases: Case[] = []
+      c.list('cases')
+      while (c.more()) cases.push(readCase(c))
+      contract = {
+        type: 'When',
+        cases,
+        timeout: c.integer('timeout'),
+        timeoutContinuation: readContract(c, 'timeoutContinuation')
+      }
+      break
     }
     case 4:
-      return comparison('ValueGE', c)
-    case 5:
-      return comparison('ValueGT', c)
-    case 6:
-      return comparison('ValueLT', c)
-    case 7:
-      return comparison('ValueLE', c)
-    case 8:
-      return comparison('ValueEQ', c)
+      c.fields(3)
+      contract = {
+        type: 'Let',
+        id: readValueId(c, 'id'),
+        value: readValue(c, 'value'),
+        then: readContract(c, 'then')
+      }
+      break
     default:
-      fieldsOf(c, 0)
-      return c.index === 9
+      c.fields(2)
+      contract = {
+        type: 'Assert',
+        observation: readObservation(c, 'observation'),
+        then: readContract(c, 'then')
+      }
   }
+  c.close()
+  return contract
 }
 
-function observationPair(type: 'AndObs' | 'OrObs', c: ConstrView): Observation {
-  const [left, right] = fieldsOf(c, 2)
-  return {
-    type,
-    left: observationFromData(left, `${c.path}.left`),
-    right: observationFromData(right, `${c.path}.right`)
+function readTxInput(c: DataCursor, continuations: ContinuationLookup | undefined): Input {
+  const index = c.constr('', 'MarloweTxInput', TX_INPUT)
+  if (index === 0) {
+    c.fields(1)
+    const input = { content: readInputContent(c, 'content') }
+    c.close()
+    return input
   }
+  c.fields(2)
+  const content = readInputContent(c, 'content')
+  const hash = c.hex('hash')
+  const continuation = continuations?.(hash)
+  if (continuation === undefined) c.fail('hash', `no continuation was supplied for merkleized input ${hash}`)
+  c.close()
+  return { content, merkleized: { hash, continuation } }
 }
 
-function comparison(type: 'ValueGE' | 'ValueGT' | 'ValueLT' | 'ValueLE' | 'ValueEQ', c: ConstrView): Observation {
-  const [left, right] = fieldsOf(c, 2)
-  return { type, left: valueFromData(left, `${c.path}.left`), right: valueFromData(right, `${c.path}.right`) }
+function readState(c: DataCursor, name: string): State {
+  c.record(name, 'State', 4)
+  const accounts: Array<readonly [AccountKey, bigint]> = []
+  c.map('accounts')
+  while (c.more()) accounts.push([readAccountKey(c, 'key'), c.integer('value')])
+  const choices: Array<readonly [ChoiceId, bigint]> = []
+  c.map('choices')
+  while (c.more()) choices.push([readChoiceId(c, 'key'), c.integer('value')])
+  const boundValues: Array<readonly [string, bigint]> = []
+  c.map('boundValues')
+  while (c.more()) boundValues.push([readValueId(c, 'key'), c.integer('value')])
+  const state = { accounts, choices, boundValues, minTime: c.integer('minTime') }
+  c.close()
+  return state
 }
 
-function partyFromData(d: PlutusData, path: string): Party {
-  const c = readConstr(d, path, 'Party', ['Address', 'Role'])
-  if (c.index === 1) {
-    const [role] = fieldsOf(c, 1)
-    return { type: 'Role', role: readText(role, `${path}.role`) }
+function readAccountKey(c: DataCursor, name: string): AccountKey {
+  c.record(name, 'AccountKey', 2)
+  const key = { account: readParty(c, 'account'), token: readToken(c, 'token') }
+  c.close()
+  return key
+}
+
+function readCase(c: DataCursor): Case {
+  const index = c.constr('', 'Case', CASE)
+  c.fields(2)
+  const action = readAction(c, 'action')
+  const result: Case =
+    index === 0
+      ? { type: 'Case', action, then: readContract(c, 'then') }
+      : { type: 'MerkleizedCase', action, hash: c.hex('hash') }
+  c.close()
+  return result
+}
+
+function readAction(c: DataCursor, name: string): Action {
+  const index = c.constr(name, 'Action', ACTION)
+  let action: Action
+  if (index === 0) {
+    c.fields(4)
+    action = {
+      type: 'Deposit',
+      account: readParty(c, 'account'),
+      party: readParty(c, 'party'),
+      token: readToken(c, 'token'),
+      value: readValue(c, 'value')
+    }
+  } else if (index === 1) {
+    c.fields(2)
+    const choice = readChoiceId(c, 'choice')
+    const bounds: Bound[] = []
+    c.list('bounds')
+    while (c.more()) bounds.push(readBound(c))
+    action = { type: 'Choice', choice, bounds }
+  } else {
+    c.fields(1)
+    action = { type: 'Notify', observation: readObservation(c, 'observation') }
   }
-  const [network, address] = fieldsOf(c, 2)
-  return { type: 'Address', address: addressPartyFromFields(network, address, path) }
+  c.close()
+  return action
 }
 
-function payeeFromData(d: PlutusData, path: string): Payee {
-  const c = readConstr(d, path, 'Payee', ['Account', 'Party'])
-  const [party] = fieldsOf(c, 1)
-  return c.index === 0
-    ? { type: 'Account', account: partyFromData(party, `${path}.account`) }
-    : { type: 'Party', party: partyFromData(party, `${path}.party`) }
-}
-
-function tokenFromData(d: PlutusData, path: string): Token {
-  const [currencySymbol, tokenName] = readRecord(d, path, 'Token', 2)
-  return {
-    currencySymbol: readHex(currencySymbol, `${path}.currencySymbol`),
-    tokenName: readText(tokenName, `${path}.tokenName`)
+function readInputContent(c: DataCursor, name: string): InputContent {
+  const index = c.constr(name, 'InputContent', INPUT_CONTENT)
+  let content: InputContent
+  if (index === 0) {
+    c.fields(4)
+    content = {
+      type: 'IDeposit',
+      account: readParty(c, 'account'),
+      party: readParty(c, 'party'),
+      token: readToken(c, 'token'),
+      amount: c.integer('amount')
+    }
+  } else if (index === 1) {
+    c.fields(2)
+    content = { type: 'IChoice', choice: readChoiceId(c, 'choice'), chosen: c.integer('chosen') }
+  } else {
+    c.fields(0)
+    content = { type: 'INotify' }
   }
+  c.close()
+  return content
 }
 
-function choiceIdFromData(d: PlutusData, path: string): ChoiceId {
-  const [name, owner] = readRecord(d, path, 'ChoiceId', 2)
-  return { name: readText(name, `${path}.name`), owner: partyFromData(owner, `${path}.owner`) }
+function readValue(c: DataCursor, name: string): Value {
+  const index = c.constr(name, 'Value', VALUE)
+  let value: Value
+  switch (index) {
+    case 0:
+      c.fields(2)
+      value = { type: 'AvailableMoney', account: readParty(c, 'account'), token: readToken(c, 'token') }
+      break
+    case 1:
+      c.fields(1)
+      value = c.integer('constant')
+      break
+    case 2:
+      c.fields(1)
+      value = { type: 'NegValue', value: readValue(c, 'value') }
+      break
+    case 3:
+    case 4:
+    case 5:
+    case 6: {
+      c.fields(2)
+      const type = VALUE_PAIRS[index - 3]!
+      value = { type, left: readValue(c, 'left'), right: readValue(c, 'right') }
+      break
+    }
+    case 7:
+      c.fields(1)
+      value = { type: 'ChoiceValue', choice: readChoiceId(c, 'choice') }
+      break
+    case 8:
+      c.fields(0)
+      value = { type: 'TimeIntervalStart' }
+      break
+    case 9:
+      c.fields(0)
+      value = { type: 'TimeIntervalEnd' }
+      break
+    case 10:
+      c.fields(1)
+      value = { type: 'UseValue', id: readValueId(c, 'id') }
+      break
+    default:
+      c.fields(3)
+      value = {
+        type: 'Cond',
+        observation: readObservation(c, 'observation'),
+        then: readValue(c, 'then'),
+        else: readValue(c, 'else')
+      }
+  }
+  c.close()
+  return value
 }
 
-function valueIdFromData(d: PlutusData, path: string): string {
-  const [name] = readRecord(d, path, 'ValueId', 1)
-  return readText(name, `${path}.name`)
+const VALUE_PAIRS = ['AddValue', 'SubValue', 'MulValue', 'DivValue'] as const
+const OBSERVATION_PAIRS = ['AndObs', 'OrObs'] as const
+const COMPARISONS = ['ValueGE', 'ValueGT', 'ValueLT', 'ValueLE', 'ValueEQ'] as const
+
+function readObservation(c: DataCursor, name: string): Observation {
+  const index = c.constr(name, 'Observation', OBSERVATION)
+  let observation: Observation
+  if (index <= 1) {
+    c.fields(2)
+    observation = {
+      type: OBSERVATION_PAIRS[index]!,
+      left: readObservation(c, 'left'),
+      right: readObservation(c, 'right')
+    }
+  } else if (index === 2) {
+    c.fields(1)
+    observation = { type: 'NotObs', observation: readObservation(c, 'observation') }
+  } else if (index === 3) {
+    c.fields(1)
+    observation = { type: 'ChoseSomething', choice: readChoiceId(c, 'choice') }
+  } else if (index <= 8) {
+    c.fields(2)
+    observation = { type: COMPARISONS[index - 4]!, left: readValue(c, 'left'), right: readValue(c, 'right') }
+  } else {
+    c.fields(0)
+    observation = index === 9
+  }
+  c.close()
+  return observation
 }
 
-function boundFromData(d: PlutusData, path: string): Bound {
-  const [from, to] = readRecord(d, path, 'Bound', 2)
-  return { from: readInteger(from, `${path}.from`), to: readInteger(to, `${path}.to`) }
+function readParty(c: DataCursor, name: string): Party {
+  const index = c.constr(name, 'Party', PARTY)
+  let party: Party
+  if (index === 1) {
+    c.fields(1)
+    party = { type: 'Role', role: c.text('role') }
+  } else {
+    c.fields(2)
+    party = { type: 'Address', address: readAddressParty(c) }
+  }
+  c.close()
+  return party
+}
+
+function readPayee(c: DataCursor, name: string): Payee {
+  const index = c.constr(name, 'Payee', PAYEE)
+  c.fields(1)
+  const payee: Payee =
+    index === 0
+      ? { type: 'Account', account: readParty(c, 'account') }
+      : { type: 'Party', party: readParty(c, 'party') }
+  c.close()
+  return payee
+}
+
+function readToken(c: DataCursor, name: string): Token {
+  c.record(name, 'Token', 2)
+  const token = { currencySymbol: c.hex('currencySymbol'), tokenName: c.text('tokenName') }
+  c.close()
+  return token
+}
+
+function readChoiceId(c: DataCursor, name: string): ChoiceId {
+  c.record(name, 'ChoiceId', 2)
+  const choice = { name: c.text('name'), owner: readParty(c, 'owner') }
+  c.close()
+  return choice
+}
+
+function readValueId(c: DataCursor, name: string): string {
+  c.record(name, 'ValueId', 1)
+  const id = c.text('name')
+  c.close()
+  return id
+}
+
+function readBound(c: DataCursor): Bound {
+  c.record('', 'Bound', 2)
+  const bound = { from: c.integer('from'), to: c.integer('to') }
+  c.close()
+  return bound
 }

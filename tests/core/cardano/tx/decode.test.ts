@@ -129,7 +129,6 @@ describe('decodeTransaction: a Plutus V2 spend', () => {
     expect(ws.datums).toHaveLength(1)
     expect(hex(ws.datums[0]!.bytes)).toBe(hex(SPEND_DATUM))
     expect(ws.datums[0]!.hash).toBe(CSL.hash_plutus_data(CSL.PlutusData.from_bytes(SPEND_DATUM)).to_hex())
-    expect(ws.datums[0]!.data).toEqual(decodePlutusData(SPEND_DATUM))
     expect(hex(bytes.subarray(ws.datums[0]!.offset, ws.datums[0]!.offset + SPEND_DATUM.length))).toBe(hex(SPEND_DATUM))
     expect(ws.redeemerFormat).toBe('map')
     expect(ws.redeemers).toEqual([
@@ -175,8 +174,7 @@ describe('decodeTransaction: mint, outputs, certificates, governance', () => {
     expect(inline?.datum).toEqual({
       kind: 'inline',
       hash: datumHashHex(SPEND_DATUM),
-      bytes: SPEND_DATUM,
-      data: decodePlutusData(SPEND_DATUM)
+      bytes: SPEND_DATUM
     })
     expect(inline?.scriptRef).toEqual({ language: 'PlutusV2', hash: scriptHash(V2_SCRIPT), bytes: V2_SCRIPT })
     expect(hashed).toMatchObject({ format: 'legacy', datum: { kind: 'hash', hash: datumHashHex(SPEND_DATUM) } })
@@ -422,6 +420,26 @@ describe('decodeTransaction: invalid transactions', () => {
       'a datum that is not Plutus Data',
       () => craft(minimalBody(), { witnessSet: [[4, ['text']]] }),
       'datum: a text string is not Plutus Data at byte 91'
+    ],
+    [
+      'an inline datum that is not Plutus Data',
+      () =>
+        withBody(
+          (b) =>
+            (b[1] = [
+              1,
+              [
+                {
+                  map: [
+                    [0, OWN_ADDRESS],
+                    [1, 1_000_000],
+                    [2, [1, { tag: 24, value: unhex('9f01f4ff') }]]
+                  ]
+                }
+              ]
+            ])
+        ),
+      'output 0 datum (inline): a float or simple value is not Plutus Data at byte 92'
     ],
     [
       'metadata with a float',

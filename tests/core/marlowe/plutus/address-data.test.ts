@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { bytesToHex } from '../../../../src/core/bytes'
 import { formatShelleyAddress, type ShelleyAddress } from '../../../../src/core/cardano/address'
-import { addressPartyFields, addressPartyFromFields } from '../../../../src/core/marlowe/plutus/address-data'
+import { addressPartyFields } from '../../../../src/core/marlowe/plutus/address-data'
+import { constrData, encodePlutusData } from '../../../../src/core/marlowe/plutus/data'
+import { decodeContract } from '../../../../src/core/marlowe/plutus/marlowe-data'
 
 const hash = fc.uint8Array({ minLength: 28, maxLength: 28 }).map(bytesToHex)
 const credential = fc.record({ type: fc.constantFrom('key' as const, 'script' as const), hash })
@@ -10,9 +12,16 @@ const address: fc.Arbitrary<ShelleyAddress> = fc
   .record({ mainnet: fc.boolean(), payment: credential, stake: fc.option(credential, { nil: undefined }) })
   .map(({ stake, ...rest }) => (stake === undefined ? rest : { ...rest, stake }))
 
+/** The address read back from `Assert (ChoseSomething (ChoiceId "c" party)) Close` with `a` as the party. */
 function roundTrip(a: ShelleyAddress): string {
-  const [network, fields] = addressPartyFields(a)
-  return addressPartyFromFields(network!, fields!, 'party')
+  const party = constrData(0, addressPartyFields(a))
+  const choiceId = constrData(0, [new TextEncoder().encode('c'), party])
+  const contract = decodeContract(encodePlutusData(constrData(5, [constrData(3, [choiceId]), constrData(0, [])])))
+  if (contract.type !== 'Assert' || typeof contract.observation !== 'object') throw new Error('not the contract')
+  if (contract.observation.type !== 'ChoseSomething') throw new Error('not the observation')
+  const owner = contract.observation.choice.owner
+  if (owner.type !== 'Address') throw new Error('not an address party')
+  return owner.address
 }
 
 describe('address parties from Data', () => {

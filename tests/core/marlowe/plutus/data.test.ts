@@ -12,6 +12,7 @@ import {
   isListData,
   isMapData,
   plutusDataEquals,
+  skipPlutusDataItem,
   type PlutusData
 } from '../../../../src/core/marlowe/plutus/data'
 
@@ -27,6 +28,20 @@ function decodeError(bytes: Uint8Array): PlutusDataError {
     throw error
   }
   throw new Error(`decoded without error: ${hex.encode(bytes)}`)
+}
+
+/** `skipPlutusDataItem` accepts what `decodePlutusDataItem` accepts, ends where it ends and fails as it fails. */
+function expectSkipAgrees(bytes: Uint8Array, offset = 0): void {
+  const outcome = (read: () => number): { end: number } | { error: string } => {
+    try {
+      return { end: read() }
+    } catch (error) {
+      if (!(error instanceof PlutusDataError)) throw error
+      return { error: error.message }
+    }
+  }
+  const skipped = outcome(() => skipPlutusDataItem(bytes, offset))
+  expect(skipped).toEqual(outcome(() => decodePlutusDataItem(bytes, offset).end))
 }
 
 describe('encodePlutusData (plutus-core layout)', () => {
@@ -141,6 +156,9 @@ describe('decodePlutusData accepts every valid encoding', () => {
     expect(end).toBe(4)
     expect(() => decodePlutusDataItem(bytes, 6)).toThrow('offset 6 is outside the input of 5 bytes')
     expect(() => decodePlutusDataItem(bytes, -1)).toThrow(PlutusDataError)
+    expect(skipPlutusDataItem(bytes, 1)).toBe(4)
+    expectSkipAgrees(bytes, 6)
+    expectSkipAgrees(bytes, -1)
   })
 
   it('copies byte strings out of the input', () => {
@@ -192,6 +210,7 @@ describe('decodePlutusData on hostile input', () => {
   ])('%s → %s', (encoded, message) => {
     const error = decodeError(hex.decode(encoded))
     expect(error.message).toBe(message)
+    expectSkipAgrees(hex.decode(encoded))
     expect(error.offset).toBe(Number(/at byte (\d+)$/.exec(message)?.[1]))
   })
 
@@ -213,6 +232,7 @@ describe('decodePlutusData on hostile input', () => {
     bytes[100_000] = 0
     const message = `Data is nested deeper than ${MAX_DATA_DEPTH} levels at byte ${MAX_DATA_DEPTH}`
     expect(decodeError(bytes).message).toBe(message)
+    expectSkipAgrees(bytes)
   })
 
   it('stops deeply nested constructors at the depth limit', () => {
@@ -221,11 +241,13 @@ describe('decodePlutusData on hostile input', () => {
     // The failing level is the array head of the 1025th constructor.
     const message = `Data is nested deeper than ${MAX_DATA_DEPTH} levels at byte ${3 * MAX_DATA_DEPTH + 2}`
     expect(decodeError(bytes).message).toBe(message)
+    expectSkipAgrees(bytes)
   })
 
   it('accepts nesting right up to the limit', () => {
     const bytes = new Uint8Array(MAX_DATA_DEPTH + 1).fill(0x81)
     bytes[MAX_DATA_DEPTH] = 0
+    expect(skipPlutusDataItem(bytes, 0)).toBe(bytes.length)
     let d = decodePlutusData(bytes)
     for (let depth = 0; depth < MAX_DATA_DEPTH; depth++) {
       if (typeof d !== 'object' || !('list' in d) || d.list[0] === undefined) throw new Error(`not a list at ${depth}`)
@@ -238,6 +260,7 @@ describe('decodePlutusData on hostile input', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 256 }), (bytes) => {
         expectDataOrDataError(bytes)
+        expectSkipAgrees(bytes)
       }),
       { numRuns: 5000 }
     )
@@ -249,6 +272,7 @@ describe('decodePlutusData on hostile input', () => {
         const bytes = encodePlutusData(d)
         for (const [at, value] of edits) bytes[at % bytes.length] = value
         expectDataOrDataError(bytes)
+        expectSkipAgrees(bytes)
       }),
       { numRuns: 3000 }
     )
@@ -367,6 +391,7 @@ describe('round trips', () => {
         }
         const loose = Uint8Array.from(looseEncode(d, pick))
         expect(plutusDataEquals(decodePlutusData(loose), d)).toBe(true)
+        expect(skipPlutusDataItem(loose, 0)).toBe(loose.length)
       }),
       { numRuns: 3000 }
     )

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { hex } from '@scure/base'
 import {
   constrData,
   decodePlutusData,
   encodePlutusData,
+  PlutusDataError,
   plutusDataEquals,
   type PlutusData
 } from '../../../../src/core/marlowe/plutus/data'
@@ -12,6 +14,7 @@ import {
   PlutusEncodeError,
   contractFromPlutusData,
   contractToPlutusData,
+  decodeContract,
   decodeMarloweData,
   decodePayoutDatum,
   decodeRedeemer,
@@ -443,6 +446,58 @@ describe('decoding errors name the path', () => {
     expect(decodeFailure(() => marloweDataFromPlutusData(c(0, []), 'txInfoData[2]')).message).toBe(
       'txInfoData[2]: MarloweData takes 3 fields, got 0'
     )
+  })
+})
+
+describe('decoding hostile bytes', () => {
+  // Read in one pass from the bytes, the datum must come out as a tree decode followed by shape checks would
+  // have it: malformed CBOR anywhere is a PlutusDataError (the tree decoder's), whatever the shape; well-formed
+  // Data decodes to the model whose Data it is, or fails with a PlutusDecodeError.
+  function expectLikeTreeDecode(bytes: Uint8Array): void {
+    let tree: PlutusData | PlutusDataError
+    try {
+      tree = decodePlutusData(bytes)
+    } catch (error) {
+      if (!(error instanceof PlutusDataError)) throw error
+      tree = error
+    }
+    let decoded: MarloweData
+    try {
+      decoded = decodeMarloweData(bytes)
+    } catch (error) {
+      if (tree instanceof PlutusDataError) expect(error).toEqual(tree)
+      else expect(error).toBeInstanceOf(PlutusDecodeError)
+      return
+    }
+    expect(tree).not.toBeInstanceOf(PlutusDataError)
+    expect(plutusDataEquals(marloweDataToPlutusData(decoded), tree as PlutusData)).toBe(true)
+  }
+
+  const good = encodeMarloweData(datum)
+  const edits = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 3 })
+
+  it('agrees with a tree decode on corrupted datums', () => {
+    fc.assert(
+      fc.property(edits, (changes) => {
+        const bytes = good.slice()
+        for (const [at, value] of changes) bytes[at % bytes.length] = value
+        expectLikeTreeDecode(bytes)
+      }),
+      { numRuns: 4000 }
+    )
+  })
+
+  it('agrees with a tree decode on every truncation and on trailing bytes', () => {
+    for (let length = 0; length < good.length; length += 1) expectLikeTreeDecode(good.subarray(0, length))
+    expectLikeTreeDecode(Uint8Array.of(...good, 0))
+  })
+
+  it('reports a wrong field count before what is in the fields, in either array form', () => {
+    // Pay with one field, an integer where its `from` party would be: definite, then indefinite.
+    const contract = (fields: string): Uint8Array => hex.decode(`d87a${fields}`)
+    for (const bytes of [contract('8101'), contract('9f01ff')]) {
+      expect(decodeFailure(() => decodeContract(bytes)).message).toBe('contract: Pay takes 5 fields, got 1')
+    }
   })
 })
 

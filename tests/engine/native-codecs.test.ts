@@ -1,13 +1,16 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { blake2bHex, portable, useBlake2b } from '../../src/core/blake2b'
-import { bytesToHex } from '../../src/core/bytes'
-import { installFastBlake2b } from '../../src/engine/fast-blake2b'
+import { bytesToHex, portableHex, useHexEncoder } from '../../src/core/bytes'
+import { installNativeCodecs } from '../../src/engine/native-codecs'
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
-describe('blake2b', () => {
-  afterAll(() => useBlake2b(portable))
+describe('native codecs', () => {
+  afterAll(() => {
+    useBlake2b(portable)
+    useHexEncoder(portableHex)
+  })
 
   it('matches the published blake2b-256 and -224 values (portable)', () => {
     // RFC 7693 style check values for the empty input and "abc".
@@ -16,8 +19,8 @@ describe('blake2b', () => {
     expect(blake2bHex(new Uint8Array(0), 28)).toBe('836cc68931c2e4e3e838602eca1902591d216837bafddfe6f0c8cb07')
   })
 
-  it('the WebAssembly implementation the engine installs gives the same digests for every length used', async () => {
-    await installFastBlake2b()
+  it('the WebAssembly blake2b the engine installs gives the same digests for every length used', async () => {
+    await installNativeCodecs()
     expect(blake2bHex(utf8('abc'), 32)).toBe('bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319')
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 20_000 }), fc.constantFrom(20, 28, 32, 64), (bytes, length) => {
@@ -27,8 +30,21 @@ describe('blake2b', () => {
     )
   })
 
+  it('the native hex the engine installs gives the portable text, for views into larger buffers too', async () => {
+    await installNativeCodecs()
+    expect(bytesToHex(Uint8Array.of(0, 1, 0xab, 0xff, 0x10, 0x7f, 0x80, 0x0f, 0xf0))).toBe('0001abff107f800ff0')
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 9000 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+        const from = bytes.length === 0 ? 0 : a % bytes.length
+        const view = bytes.subarray(from, from + (b % (bytes.length - from + 1)))
+        expect(bytesToHex(view)).toBe(portableHex(view))
+      }),
+      { numRuns: 300 }
+    )
+  })
+
   it('installing twice is one installation', async () => {
-    await Promise.all([installFastBlake2b(), installFastBlake2b()])
+    await Promise.all([installNativeCodecs(), installNativeCodecs()])
     expect(blake2bHex(utf8('abc'), 28)).toBe(bytesToHex(portable(utf8('abc'), 28)))
   })
 })

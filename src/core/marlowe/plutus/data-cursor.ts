@@ -1,0 +1,289 @@
+/**
+ * Typed reading of Plutus Data straight from its CBOR, front to back, building only the values asked for: a
+ * Marlowe datum is read in one pass instead of a Data tree and then the model. Shape errors are
+ * `PlutusDecodeError`s naming the path of the bad node (`datum.contract.cases[1].then: …`); the path is kept
+ * as a stack of names, so nothing is built for it until something fails.
+ *
+ * Use `readCbor`: it reads once fast, and only when that fails, checks the whole input's CBOR (so malformed
+ * bytes are reported as such, whatever else is wrong) and reads again counting every constructor's fields
+ * before its first field (so a wrong field count is reported before what is in the fields), as a tree
+ * decoder followed by shape checks would.
+ */
+import { bytesToHex, utf8DecodeStrict } from '../../bytes'
+import { trailingBytes, decodePlutusDataItem } from './data-decoder'
+import {
+  INDEFINITE,
+  MAJOR_ARRAY,
+  MAJOR_BYTES,
+  MAJOR_MAP,
+  MAJOR_NEGINT,
+  MAJOR_TAG,
+  MAJOR_UINT,
+  Reader,
+  TAG_EXTENDED_CONSTR,
+  TAG_NEGATIVE_BIGNUM,
+  TAG_POSITIVE_BIGNUM,
+  checkDepth,
+  compactConstrIndex,
+  skipData,
+  skipPlutusDataItem
+} from './data-reader'
+import { PlutusDataError, type PlutusData } from './data-types'
+import { PlutusDecodeError } from './data-shape'
+
+/** Reads the one Data item filling `bytes` with `read`, rooting error paths at `root`. */
+export function readCbor<T>(bytes: Uint8Array, root: string, read: (cursor: DataCursor) => T): T {
+  try {
+    return readWith(new DataCursor(bytes, root, false), read)
+  } catch (e) {
+    if (!(e instanceof PlutusDecodeError || e instanceof PlutusDataError)) throw e
+    const end = skipPlutusDataItem(bytes, 0)
+    if (end !== bytes.length) throw trailingBytes(bytes.length, end)
+    return readWith(new DataCursor(bytes, root, true), read)
+  }
+}
+
+function readWith<T>(cursor: DataCursor, read: (cursor: DataCursor) => T): T {
+  const value = read(cursor)
+  cursor.finish()
+  return value
+}
+
+const CONSTR = 0
+const LIST = 1
+const MAP = 2
+
+export class DataCursor {
+  private readonly r: Reader
+  // The open constructors, lists and maps, innermost at `depth - 1`: parallel stacks, so reading allocates
+  // nothing once they have grown to the deepest nesting.
+  private depth = 0
+  private readonly names: string[] = []
+  private readonly kinds: number[] = []
+  /** Items (entries) left in a definite container; for an indefinite one, -1 - the fields expected (or -1). */
+  private readonly left: number[] = []
+  /** A list's or map's current item; for a constructor, its tag-102 array form (-1 none, 0 definite, 1 not). */
+  private readonly items: number[] = []
+  /** A constructor's name, for its field count message. */
+  private readonly constrNames: string[] = []
+
+  constructor(
+    bytes: Uint8Array,
+    private readonly root: string,
+    /** Count an indefinite constructor's fields before reading them (see `readCbor`). */
+    private readonly strict: boolean
+  ) {
+    this.r = new Reader(bytes, 0)
+  }
+
+  /**
+   * Opens a constructor of the type whose constructors, by index, are `names`, and returns its index; `fields`
+   * must follow.
+   */
+  constr(name: string, typeName: string, names: readonly string[]): number {
+    const r = this.r
+    const start = r.pos
+    const initial = r.byte()
+    if (initial >> 5 !== MAJOR_TAG) return this.wrongShape(name, `a ${typeName} constructor`, start)
+    const tag = r.argument(MAJOR_TAG, initial & 0x1f, start)
+    let index = compactConstrIndex(tag)
+    let extended: boolean | undefined
+    if (index < 0) {
+      if (tag !== TAG_EXTENDED_CONSTR) return this.wrongShape(name, `a ${typeName} constructor`, start)
+      const head = r.extendedConstrIndex()
+      extended = head.indefinite
+      index = head.index < 0x10000n ? Number(head.index) : -1
+      if (names[index] === undefined) this.badIndex(name, typeName, names, head.index)
+    } else if (names[index] === undefined) {
+      this.badIndex(name, typeName, names, BigInt(index))
+    }
+    const count = r.fieldsHead(this.depth + 1)
+    this.push(name, CONSTR, count, extended === undefined ? -1 : extended ? 1 : 0, names[index]!)
+    return index
+  }
+
+  /** The open constructor's fields, which must number exactly `count`. */
+  fields(count: number): void {
+    const top = this.depth - 1
+    let found = this.left[top]!
+    if (found < 0 && this.strict) found = this.countIndefinite()
+    if (found >= 0 && found !== count) this.wrongCount(count, found)
+    if (found < 0) this.left[top] = -1 - count
+  }
+
+  /** A constructor with exactly `count` fields of a single-constructor type (records, tuples, newtypes). */
+  record(name: string, typeName: string, count: number): void {
+    this.constr(name, typeName, [typeName])
+    this.fields(count)
+  }
+
+  /** Closes the innermost constructor once all its fields are read. */
+  close(): void {
+    const top = this.depth - 1
+    const left = this.left[top]!
+    const r = this.r
+    if (left < 0 && !r.consumeBreak()) {
+      let extra = 0
+      while (!r.consumeBreak()) {
+        skipData(r, top + 1)
+        extra += 1
+      }
+      this.wrongCount(-1 - left, -1 - left + extra)
+    }
+    const extended = this.items[top]!
+    this.pop()
+    if (extended >= 0) r.closeExtended(extended === 1)
+  }
+
+  list(name: string): void {
+    this.container(name, LIST, MAJOR_ARRAY, 'a list')
+  }
+
+  map(name: string): void {
+    this.container(name, MAP, MAJOR_MAP, 'a map')
+  }
+
+  /** Whether the innermost list or map has another item (entry) to read; closes it when not. */
+  more(): boolean {
+    const top = this.depth - 1
+    const left = this.left[top]!
+    const has = left < 0 ? !this.r.consumeBreak() : left > 0
+    if (!has) {
+      this.pop()
+      return false
+    }
+    if (left > 0) this.left[top] = left - 1
+    this.items[top] = this.items[top]! + 1
+    return true
+  }
+
+  integer(name: string): bigint {
+    const r = this.r
+    const start = r.pos
+    const initial = r.byte()
+    const major = initial >> 5
+    const info = initial & 0x1f
+    if (major === MAJOR_UINT) return r.argumentBig(major, info, start)
+    if (major === MAJOR_NEGINT) return -1n - r.argumentBig(major, info, start)
+    if (major === MAJOR_TAG) {
+      const tag = r.argument(major, info, start)
+      if (tag === TAG_POSITIVE_BIGNUM || tag === TAG_NEGATIVE_BIGNUM) return r.bignum(tag)
+    }
+    return this.wrongShape(name, 'an integer', start)
+  }
+
+  /** A byte string; a view of the input when it is one definite string, so it must not be kept or changed. */
+  bytes(name: string): Uint8Array {
+    const r = this.r
+    const start = r.pos
+    const initial = r.byte()
+    if (initial >> 5 !== MAJOR_BYTES) return this.wrongShape(name, 'a byte string', start)
+    return r.byteString(initial & 0x1f, start, false)
+  }
+
+  hex(name: string): string {
+    return bytesToHex(this.bytes(name))
+  }
+
+  /** Token, role, choice and value names are the UTF-8 bytes of their text. */
+  text(name: string): string {
+    const bytes = this.bytes(name)
+    const text = utf8DecodeStrict(bytes)
+    if (text === undefined) this.fail(name, `byte string ${bytesToHex(bytes)} is not valid UTF-8 text`)
+    return text
+  }
+
+  bool(name: string): boolean {
+    const index = this.constr(name, 'Bool', BOOL)
+    this.fields(0)
+    this.close()
+    return index === 1
+  }
+
+  /** Fails at the node `name` inside the innermost open node ('' for that node itself). */
+  fail(name: string, message: string): never {
+    throw new PlutusDecodeError(this.path(name), message)
+  }
+
+  /** Checks that the whole input was one item. */
+  finish(): void {
+    const r = this.r
+    if (r.pos !== r.bytes.length) throw trailingBytes(r.bytes.length, r.pos)
+  }
+
+  private container(name: string, kind: number, major: number, what: string): void {
+    const r = this.r
+    const start = r.pos
+    const initial = r.byte()
+    if (initial >> 5 !== major) return this.wrongShape(name, what, start)
+    checkDepth(this.depth + 1, start)
+    const info = initial & 0x1f
+    this.push(name, kind, info === INDEFINITE ? -1 : r.count(major, info, start), -1, '')
+  }
+
+  private push(name: string, kind: number, left: number, item: number, constrName: string): void {
+    const at = this.depth
+    this.names[at] = name
+    this.kinds[at] = kind
+    this.left[at] = left
+    this.items[at] = item
+    this.constrNames[at] = constrName
+    this.depth = at + 1
+  }
+
+  private pop(): void {
+    this.depth -= 1
+  }
+
+  /** The number of fields of the indefinite array the reader is in, read ahead without moving. */
+  private countIndefinite(): number {
+    const r = this.r
+    const from = r.pos
+    let count = 0
+    while (!r.consumeBreak()) {
+      skipData(r, this.depth)
+      count += 1
+    }
+    r.pos = from
+    return count
+  }
+
+  private wrongCount(expected: number, found: number): never {
+    const top = this.depth - 1
+    const message = `${this.constrNames[top]!} takes ${expected} fields, got ${found}`
+    throw new PlutusDecodeError(this.path(''), message)
+  }
+
+  private badIndex(name: string, typeName: string, names: readonly string[], index: bigint): never {
+    this.fail(name, `expected ${typeName} constructor 0..${names.length - 1}, got constructor ${index}`)
+  }
+
+  /** The item at `start` is not what was expected: describe it, or report why it is not Data at all. */
+  private wrongShape(name: string, expected: string, start: number): never {
+    const { data } = decodePlutusDataItem(this.r.bytes, start)
+    this.fail(name, `expected ${expected}, got ${describe(data)}`)
+  }
+
+  private path(name: string): string {
+    let path = this.root
+    for (let i = 0; i <= this.depth; i += 1) {
+      const node = i === this.depth ? name : this.names[i]!
+      path += i === 0 ? segment(node, -1, 0) : segment(node, this.kinds[i - 1]!, this.items[i - 1]!)
+    }
+    return path
+  }
+}
+
+const BOOL = ['False', 'True']
+
+function segment(name: string, parentKind: number, item: number): string {
+  const index = parentKind === LIST || parentKind === MAP ? `[${item}]` : ''
+  return index + (name === '' ? '' : `.${name}`)
+}
+
+function describe(d: PlutusData): string {
+  if (typeof d === 'bigint') return `integer ${d}`
+  if (d instanceof Uint8Array) return `a byte string of ${d.length} bytes`
+  if ('constr' in d) return `constructor ${d.constr}`
+  return 'list' in d ? 'a list' : 'a map'
+}

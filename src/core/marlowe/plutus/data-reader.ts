@@ -1,0 +1,309 @@
+/**
+ * The CBOR rules of Plutus Data, shared by the tree decoder (data-decoder.ts), the typed Marlowe cursor
+ * (data-cursor.ts) and `skipPlutusDataItem`, so all three accept exactly what plutus-core's `decodeData`
+ * accepts: definite or indefinite arrays, maps and byte strings, non-shortest heads, tags 121–127, 1280–1400
+ * and 102, bignums — with its 64-byte limit on every definite byte string. Declared lengths are checked
+ * against the remaining bytes before anything is read, and nesting is capped.
+ */
+import { bytesToHex, concatBytes } from '../../bytes'
+import { PlutusDataError } from './data-types'
+
+/** Deepest nesting of constructors, lists and maps accepted; keeps the recursive decoders far from the stack limit. */
+export const MAX_DATA_DEPTH = 1024
+
+export const MAJOR_UINT = 0
+export const MAJOR_NEGINT = 1
+export const MAJOR_BYTES = 2
+export const MAJOR_TEXT = 3
+export const MAJOR_ARRAY = 4
+export const MAJOR_MAP = 5
+export const MAJOR_TAG = 6
+export const INDEFINITE = 31
+export const BREAK = 0xff
+/** plutus-core rejects longer definite byte strings, bignum payloads and chunks ("the 64-byte limit"). */
+const MAX_CHUNK = 64
+
+// Constructor indices and most integers in a datum are small: each BigInt(n) allocates, a shared one does not.
+export const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 256 }, (_, n) => BigInt(n))
+
+/** The constructor index a tag 121–127 or 1280–1400 stands for, or -1 for any other tag. */
+export function compactConstrIndex(tag: number): number {
+  if (tag >= 121 && tag <= 127) return tag - 121
+  if (tag >= 1280 && tag <= 1400) return tag - 1280 + 7
+  return -1
+}
+
+export const TAG_EXTENDED_CONSTR = 102
+export const TAG_POSITIVE_BIGNUM = 2
+export const TAG_NEGATIVE_BIGNUM = 3
+
+export class Reader {
+  constructor(
+    readonly bytes: Uint8Array,
+    public pos: number
+  ) {}
+
+  get remaining(): number {
+    return this.bytes.length - this.pos
+  }
+
+  byte(): number {
+    const b = this.bytes[this.pos]
+    if (b === undefined) throw new PlutusDataError('unexpected end of input', this.pos)
+    this.pos++
+    return b
+  }
+
+  /** Consumes a break byte if one is next; running out of input here means an unterminated item. */
+  consumeBreak(): boolean {
+    const b = this.bytes[this.pos]
+    if (b === undefined) throw new PlutusDataError('unexpected end of input: missing break', this.pos)
+    if (b !== BREAK) return false
+    this.pos++
+    return true
+  }
+
+  /**
+   * The head's argument as a number. Above 2^53 it is imprecise but stays above 2^53, which is more than any
+   * tag Data uses and more than any remaining length, so it is still rejected correctly.
+   */
+  argument(major: number, info: number, start: number): number {
+    if (info < 24) return info
+    if (info > 27) throw invalidInfo(major, info, start)
+    let n = 0
+    for (let i = 1 << (info - 24); i > 0; i--) n = n * 256 + this.byte()
+    return n
+  }
+
+  argumentBig(major: number, info: number, start: number): bigint {
+    if (info < 27) {
+      const n = this.argument(major, info, start)
+      return n < SMALL_BIGINTS.length ? SMALL_BIGINTS[n]! : BigInt(n)
+    }
+    if (info > 27) throw invalidInfo(major, info, start)
+    const high = this.argument(major, 26, start)
+    const low = this.argument(major, 26, start)
+    return (BigInt(high) << 32n) | BigInt(low)
+  }
+
+  /** Where the body of a definite byte string whose head, at `start`, declared `length` bytes begins; skips it. */
+  chunkStart(length: number, start: number): number {
+    if (length > this.remaining) {
+      throw new PlutusDataError(`byte string declares ${amount(length)} bytes but only ${this.remaining} remain`, start)
+    }
+    if (length > MAX_CHUNK) {
+      throw new PlutusDataError(`definite byte string of ${length} bytes exceeds the ${MAX_CHUNK}-byte limit`, start)
+    }
+    const at = this.pos
+    this.pos += length
+    return at
+  }
+
+  /** The count of a definite array or map head, checked against the remaining bytes. */
+  count(major: number, info: number, start: number): number {
+    const count = this.argument(major, info, start)
+    // Every item takes at least one byte, so a longer declaration is a lie; fail before looping.
+    if (count * (major === MAJOR_MAP ? 2 : 1) > this.remaining) {
+      const what =
+        major === MAJOR_MAP ? `map declares ${amount(count)} entries` : `array declares ${amount(count)} items`
+      throw new PlutusDataError(`${what} but only ${this.remaining} bytes remain`, start)
+    }
+    return count
+  }
+
+  /**
+   * A byte string's content after its head (`info` from the head at `start`). `copy` false returns a view of a
+   * definite string's bytes instead of a copy; indefinite strings are always joined into new bytes.
+   */
+  byteString(info: number, start: number, copy: boolean): Uint8Array {
+    if (info !== INDEFINITE) {
+      const at = this.chunkStart(this.argument(MAJOR_BYTES, info, start), start)
+      return copy ? this.bytes.slice(at, this.pos) : this.bytes.subarray(at, this.pos)
+    }
+    const chunks: Uint8Array[] = []
+    while (!this.consumeBreak()) {
+      const at = this.chunkHead()
+      chunks.push(this.bytes.subarray(at, this.pos))
+    }
+    return concatBytes(chunks)
+  }
+
+  /** Skips a byte string's content after its head, checking it as `byteString` does. */
+  skipByteString(info: number, start: number): void {
+    if (info !== INDEFINITE) this.chunkStart(this.argument(MAJOR_BYTES, info, start), start)
+    else while (!this.consumeBreak()) this.chunkHead()
+  }
+
+  /** The argument of a bignum tag: the magnitude's byte string, read into a bigint. */
+  bignum(tag: number): bigint {
+    const magnitudeStart = this.pos
+    const initial = this.byte()
+    if (initial >> 5 !== MAJOR_BYTES) {
+      throw new PlutusDataError('a bignum tag must be followed by a byte string', magnitudeStart)
+    }
+    const magnitude = this.byteString(initial & 0x1f, magnitudeStart, false)
+    const n = magnitude.length === 0 ? 0n : BigInt(`0x${bytesToHex(magnitude)}`)
+    return tag === TAG_POSITIVE_BIGNUM ? n : -1n - n
+  }
+
+  /**
+   * Skips the head of a constructor's fields array, nested at `depth`; the count of a definite one, -1 for an
+   * indefinite one.
+   */
+  fieldsHead(depth: number): number {
+    const start = this.pos
+    const initial = this.byte()
+    if (initial >> 5 !== MAJOR_ARRAY) {
+      throw new PlutusDataError(`constructor fields must be an array, got CBOR major type ${initial >> 5}`, start)
+    }
+    checkDepth(depth, start)
+    const info = initial & 0x1f
+    return info === INDEFINITE ? -1 : this.count(MAJOR_ARRAY, info, start)
+  }
+
+  /**
+   * Skips tag 102's `[index, ` and returns the index (a bigint: the ledger allows any Word64), leaving the
+   * reader at the fields; `closeExtended` reads what follows them.
+   */
+  extendedConstrIndex(): { index: bigint; indefinite: boolean } {
+    const start = this.pos
+    const initial = this.byte()
+    if (initial >> 5 !== MAJOR_ARRAY) {
+      throw new PlutusDataError('tag 102 must be followed by an array [index, fields]', start)
+    }
+    const info = initial & 0x1f
+    if (info !== INDEFINITE) {
+      const length = this.argument(MAJOR_ARRAY, info, start)
+      if (length !== 2) throw new PlutusDataError(`tag 102 array must have 2 items, got ${length}`, start)
+    }
+    const indexStart = this.pos
+    const indexHead = this.byte()
+    if (indexHead >> 5 !== MAJOR_UINT) {
+      throw new PlutusDataError('tag 102 constructor index must be an unsigned integer', indexStart)
+    }
+    return { index: this.argumentBig(MAJOR_UINT, indexHead & 0x1f, indexStart), indefinite: info === INDEFINITE }
+  }
+
+  closeExtended(indefinite: boolean): void {
+    if (indefinite && !this.consumeBreak()) {
+      throw new PlutusDataError('tag 102 array must have 2 items, got more', this.pos)
+    }
+  }
+
+  private chunkHead(): number {
+    const chunkStart = this.pos
+    const initial = this.byte()
+    if (initial >> 5 !== MAJOR_BYTES || (initial & 0x1f) === INDEFINITE) {
+      throw new PlutusDataError('a chunk of an indefinite byte string must be a definite byte string', chunkStart)
+    }
+    return this.chunkStart(this.argument(MAJOR_BYTES, initial & 0x1f, chunkStart), chunkStart)
+  }
+}
+
+export function checkDepth(depth: number, start: number): void {
+  if (depth > MAX_DATA_DEPTH) {
+    throw new PlutusDataError(`Data is nested deeper than ${MAX_DATA_DEPTH} levels`, start)
+  }
+}
+
+export function unusedTag(tag: number, start: number): PlutusDataError {
+  return new PlutusDataError(`CBOR tag ${amount(tag)} is not used by Plutus Data`, start)
+}
+
+export function notData(initial: number, start: number): PlutusDataError {
+  if (initial >> 5 === MAJOR_TEXT) return new PlutusDataError('a text string is not Plutus Data', start)
+  return new PlutusDataError(
+    initial === BREAK ? 'unexpected break' : 'a float or simple value is not Plutus Data',
+    start
+  )
+}
+
+/**
+ * Checks the one Data item at `offset` and returns where it ends, building nothing: what `decodePlutusDataItem`
+ * accepts, this accepts, and it fails with the same errors.
+ */
+export function skipPlutusDataItem(bytes: Uint8Array, offset: number): number {
+  checkOffset(bytes, offset)
+  const r = new Reader(bytes, offset)
+  skipData(r, 0)
+  return r.pos
+}
+
+export function checkOffset(bytes: Uint8Array, offset: number): void {
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset > bytes.length) {
+    throw new PlutusDataError(`offset ${offset} is outside the input of ${bytes.length} bytes`)
+  }
+}
+
+export function skipData(r: Reader, depth: number): void {
+  const start = r.pos
+  const initial = r.byte()
+  const major = initial >> 5
+  const info = initial & 0x1f
+  switch (major) {
+    case MAJOR_UINT:
+    case MAJOR_NEGINT:
+      r.argumentBig(major, info, start)
+      return
+    case MAJOR_BYTES:
+      r.skipByteString(info, start)
+      return
+    case MAJOR_ARRAY:
+      skipItems(r, MAJOR_ARRAY, info, start, depth + 1)
+      return
+    case MAJOR_MAP:
+      skipItems(r, MAJOR_MAP, info, start, depth + 1)
+      return
+    case MAJOR_TAG:
+      skipTagged(r, r.argument(major, info, start), start, depth)
+      return
+    default:
+      throw notData(initial, start)
+  }
+}
+
+function skipTagged(r: Reader, tag: number, start: number, depth: number): void {
+  if (compactConstrIndex(tag) >= 0) {
+    skipFields(r, depth + 1)
+  } else if (tag === TAG_EXTENDED_CONSTR) {
+    const { indefinite } = r.extendedConstrIndex()
+    skipFields(r, depth + 1)
+    r.closeExtended(indefinite)
+  } else if (tag === TAG_POSITIVE_BIGNUM || tag === TAG_NEGATIVE_BIGNUM) {
+    const magnitudeStart = r.pos
+    const initial = r.byte()
+    if (initial >> 5 !== MAJOR_BYTES) {
+      throw new PlutusDataError('a bignum tag must be followed by a byte string', magnitudeStart)
+    }
+    r.skipByteString(initial & 0x1f, magnitudeStart)
+  } else {
+    throw unusedTag(tag, start)
+  }
+}
+
+function skipFields(r: Reader, depth: number): void {
+  const count = r.fieldsHead(depth)
+  if (count < 0) while (!r.consumeBreak()) skipData(r, depth)
+  else for (let i = 0; i < count; i++) skipData(r, depth)
+}
+
+function skipItems(r: Reader, major: number, info: number, start: number, depth: number): void {
+  checkDepth(depth, start)
+  const perEntry = major === MAJOR_MAP ? 2 : 1
+  if (info === INDEFINITE) {
+    while (!r.consumeBreak()) for (let i = 0; i < perEntry; i++) skipData(r, depth)
+    return
+  }
+  const count = r.count(major, info, start)
+  for (let i = 0; i < count * perEntry; i++) skipData(r, depth)
+}
+
+function invalidInfo(major: number, info: number, start: number): PlutusDataError {
+  const what = info === INDEFINITE ? 'indefinite length' : `reserved additional information ${info}`
+  return new PlutusDataError(`${what} is not allowed for CBOR major type ${major}`, start)
+}
+
+/** Head arguments above 2^53 are only known approximately (see `Reader.argument`), so say so. */
+function amount(n: number): string {
+  return Number.isSafeInteger(n) ? String(n) : 'over 2^53'
+}
