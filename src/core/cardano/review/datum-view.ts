@@ -6,7 +6,12 @@
 import { bytesToHex } from '../../bytes'
 import { encodeMarloweData } from '../../marlowe/json/encode'
 import { PlutusDataError, decodePlutusData, skipPlutusDataItem } from '../../marlowe/plutus/data'
-import { PlutusDecodeError, decodeMarloweData, decodePayoutDatum } from '../../marlowe/plutus/marlowe-data'
+import {
+  DecodedContracts,
+  PlutusDecodeError,
+  decodeMarloweData,
+  decodePayoutDatum
+} from '../../marlowe/plutus/marlowe-data'
 import { nextTimeout } from '../../marlowe/timeouts'
 import type { MarloweData } from '../../marlowe/types'
 import { blake2b256Hex, type DecodedDatum } from '../tx'
@@ -18,6 +23,8 @@ export class DatumDecoder {
   private readonly contents = new Map<string, DatumContent>()
   private readonly marlowe = new Map<string, MarloweData | undefined>()
   private readonly hex = new Map<string, string>()
+  /** A continuing datum's contract is found among the spent datum's (inputs are decoded before outputs). */
+  private readonly contracts = new DecodedContracts()
 
   constructor(private readonly env: ReviewEnv) {}
 
@@ -26,7 +33,7 @@ export class DatumDecoder {
     if (!this.marlowe.has(hash))
       this.marlowe.set(
         hash,
-        tryDecode(() => decodeMarloweData(bytes))
+        tryDecode(() => decodeMarloweData(bytes, 'datum', this.contracts))
       )
     return this.marlowe.get(hash)
   }

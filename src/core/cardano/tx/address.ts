@@ -5,7 +5,7 @@
  */
 import { base58, bech32 } from '@scure/base'
 import { bytesToHex } from '../../bytes'
-import { AddressError, type Credential } from '../address'
+import { AddressError, formatShelleyAddressBytes, type Credential, type CredentialBytes } from '../address'
 import { CborError, CborReader } from '../cbor'
 import { crc32 } from './crc32'
 
@@ -56,12 +56,15 @@ export function decodeAddress(bytes: Uint8Array): DecodedAddress {
     const prefix = (stake ? 'stake' : 'addr') + (networkId === 1 ? '' : '_test')
     return bech32.encode(prefix, bech32.toWords(bytes), MAX_BECH32_LENGTH)
   }
+  // Base and enterprise addresses are what Marlowe parties are: their texts come from the same cache.
+  const mainnet = networkId === 1
+  const part = (at: number, script: boolean): CredentialBytes => ({ script, hash: bytes.subarray(at, at + HASH_BYTES) })
   if (type <= 0x3) {
     expectLength(bytes, 1 + 2 * HASH_BYTES, 'a base')
     return {
       kind: 'base',
       hex,
-      text: text(false),
+      text: formatShelleyAddressBytes(mainnet, part(1, (type & 1) === 1), part(1 + HASH_BYTES, (type & 2) === 2)),
       networkId,
       payment: credential(1, (type & 1) === 1),
       stake: credential(1 + HASH_BYTES, (type & 2) === 2)
@@ -74,7 +77,8 @@ export function decodeAddress(bytes: Uint8Array): DecodedAddress {
   }
   if (type === 0x6 || type === 0x7) {
     expectLength(bytes, 1 + HASH_BYTES, 'an enterprise')
-    return { kind: 'enterprise', hex, text: text(false), networkId, payment: credential(1, type === 0x7) }
+    const text = formatShelleyAddressBytes(mainnet, part(1, type === 0x7), undefined)
+    return { kind: 'enterprise', hex, text, networkId, payment: credential(1, type === 0x7) }
   }
   if (type === 0xe || type === 0xf) {
     expectLength(bytes, 1 + HASH_BYTES, 'a reward')

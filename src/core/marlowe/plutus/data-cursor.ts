@@ -200,6 +200,32 @@ export class DataCursor {
     return index === 1
   }
 
+  /** Where the next item starts, in the input. */
+  get offset(): number {
+    return this.r.pos
+  }
+
+  /** The input from `offset` to where the reader is: the bytes of what was read since. */
+  since(offset: number): Uint8Array {
+    return this.r.bytes.subarray(offset, this.r.pos)
+  }
+
+  /**
+   * The bytes the last field of the root constructor must fill (a view of the input): from here to the end of
+   * the input, less the break an indefinite fields array ends with. Only while the root is the one open node.
+   */
+  rootTail(): Uint8Array {
+    if (this.depth !== 1 || this.kinds[0] !== CONSTR)
+      throw new Error('rootTail: the root constructor is not the one open node')
+    const r = this.r
+    return r.bytes.subarray(r.pos, r.bytes.length - (this.left[0]! < 0 ? 1 : 0))
+  }
+
+  /** Passes over the next `length` bytes: an item the caller has read another way (they equal one it decoded). */
+  pass(length: number): void {
+    this.r.pos += length
+  }
+
   /** Fails at the node `name` inside the innermost open node ('' for that node itself). */
   fail(name: string, message: string): never {
     throw new PlutusDecodeError(this.path(name), message)

@@ -224,6 +224,8 @@ export function notData(initial: number, start: number): PlutusDataError {
  */
 export function skipPlutusDataItem(bytes: Uint8Array, offset: number): number {
   checkOffset(bytes, offset)
+  const end = dataEnd(bytes, offset, 0)
+  if (end >= 0) return end
   const r = new Reader(bytes, offset)
   skipData(r, 0)
   return r.pos
@@ -306,4 +308,134 @@ function invalidInfo(major: number, info: number, start: number): PlutusDataErro
 /** Head arguments above 2^53 are only known approximately (see `Reader.argument`), so say so. */
 function amount(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : 'over 2^53'
+}
+
+// The open containers of `dataEnd`, innermost last: items left (UNTIL_BREAK: until a break; WRAPPER_THEN_BREAK:
+// a tag-102 `[index, fields]` of indefinite length, its fields then a break; an indefinite map's two states
+// below), and whether the container is a
+// nesting level (a tag-102 wrapper is not). Module-wide: `dataEnd` runs to completion and does not recurse.
+const LEFT = new Float64Array(2 * MAX_DATA_DEPTH + 8)
+const LEVEL = new Uint8Array(2 * MAX_DATA_DEPTH + 8)
+const UNTIL_BREAK = -1
+const WRAPPER_THEN_BREAK = -2
+/** An indefinite map between entries (a break may end it) or between a key and its value (it may not). */
+const MAP_ENTRY_BOUNDARY = -3
+const MAP_AFTER_KEY = -4
+/** What the next item must be. */
+const ANY = 0
+const FIELDS = 1
+const MAGNITUDE = 2
+
+/**
+ * Where the Data item at `start` ends, or -1 when `skipData` may disagree: the item is not Data, nests deeper
+ * than MAX_DATA_DEPTH counting from `depth` levels, or uses a rare encoding this loop leaves to `skipData`
+ * (non-shortest heads of tag-102 arrays and byte-string chunks). One loop over the bytes with its own stack,
+ * several times faster than the recursion; the exact errors are `skipData`'s.
+ */
+export function dataEnd(b: Uint8Array, start: number, depth: number): number {
+  const n = b.length
+  let pos = start
+  let top = 0
+  let level = depth
+  let need = ANY
+  for (;;) {
+    const open = top > 0 ? LEFT[top - 1] : 0
+    if (need === ANY && (open === UNTIL_BREAK || open === MAP_ENTRY_BOUNDARY) && pos < n && b[pos] === BREAK) {
+      pos += 1
+      top -= 1
+      if (LEVEL[top] === 1) level -= 1
+    } else {
+      if (pos >= n) return -1
+      const initial = b[pos]!
+      const major = initial >> 5
+      const info = initial & 0x1f
+      pos += 1
+      let arg: number
+      if (info < 24) arg = info
+      else if (info <= 27) {
+        const size = 1 << (info - 24)
+        if (pos + size > n) return -1
+        arg = 0
+        for (let i = 0; i < size; i += 1) arg = arg * 0x100 + b[pos + i]!
+        pos += size
+      } else if (info === INDEFINITE && (major === MAJOR_BYTES || major === MAJOR_ARRAY || major === MAJOR_MAP)) {
+        arg = UNTIL_BREAK
+      } else return -1
+      if ((need === FIELDS && major !== MAJOR_ARRAY) || (need === MAGNITUDE && major !== MAJOR_BYTES)) return -1
+      need = ANY
+      if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
+        if (level + 1 > MAX_DATA_DEPTH) return -1
+        const indefinite = major === MAJOR_MAP ? MAP_ENTRY_BOUNDARY : UNTIL_BREAK
+        const items = arg === UNTIL_BREAK ? indefinite : major === MAJOR_MAP ? 2 * arg : arg
+        if (items > n - pos) return -1
+        if (items !== 0) {
+          LEFT[top] = items
+          LEVEL[top] = 1
+          top += 1
+          level += 1
+          continue
+        }
+      } else if (major === MAJOR_BYTES) {
+        pos = byteStringEnd(b, pos, arg)
+        if (pos < 0) return -1
+      } else if (major === MAJOR_TAG) {
+        if (compactConstrIndex(arg) >= 0) need = FIELDS
+        else if (arg === TAG_POSITIVE_BIGNUM || arg === TAG_NEGATIVE_BIGNUM) need = MAGNITUDE
+        else if (arg === TAG_EXTENDED_CONSTR) {
+          // `[index, fields]`: the index is passed over here; the fields are the wrapper's one item.
+          const head = b[pos]
+          const index = b[pos + 1]
+          if ((head !== 0x82 && head !== 0x9f) || index === undefined || index >> 5 !== MAJOR_UINT) return -1
+          const indexInfo = index & 0x1f
+          if (indexInfo > 27) return -1
+          pos += 2 + (indexInfo < 24 ? 0 : 1 << (indexInfo - 24))
+          if (pos > n) return -1
+          LEFT[top] = head === 0x9f ? WRAPPER_THEN_BREAK : 1
+          LEVEL[top] = 0
+          top += 1
+          need = FIELDS
+        } else return -1
+        continue
+      } else if (major !== MAJOR_UINT && major !== MAJOR_NEGINT) return -1
+    }
+    // An item ended: count it in the containers it ends, innermost first.
+    for (;;) {
+      if (top === 0) return pos
+      const left = LEFT[top - 1]!
+      if (left === UNTIL_BREAK) break
+      if (left === MAP_ENTRY_BOUNDARY || left === MAP_AFTER_KEY) {
+        LEFT[top - 1] = left === MAP_ENTRY_BOUNDARY ? MAP_AFTER_KEY : MAP_ENTRY_BOUNDARY
+        break
+      }
+      if (left === WRAPPER_THEN_BREAK) {
+        if (b[pos] !== BREAK) return -1
+        pos += 1
+        top -= 1
+        continue
+      }
+      if (left > 1) {
+        LEFT[top - 1] = left - 1
+        break
+      }
+      top -= 1
+      if (LEVEL[top] === 1) level -= 1
+    }
+  }
+}
+
+/** The end of a byte string's content after its head (`length`, or UNTIL_BREAK), or -1 (see `dataEnd`). */
+function byteStringEnd(b: Uint8Array, start: number, length: number): number {
+  if (length !== UNTIL_BREAK) return length > MAX_CHUNK || length > b.length - start ? -1 : start + length
+  let pos = start
+  for (;;) {
+    const head = b[pos]
+    if (head === undefined) return -1
+    if (head === BREAK) return pos + 1
+    if (head >> 5 !== MAJOR_BYTES) return -1
+    const info = head & 0x1f
+    const size = info < 24 ? info : info === 24 ? (b[pos + 1] ?? MAX_CHUNK + 1) : MAX_CHUNK + 1
+    pos += info < 24 ? 1 : 2
+    if (size > MAX_CHUNK || size > b.length - pos) return -1
+    pos += size
+  }
 }

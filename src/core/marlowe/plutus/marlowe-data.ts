@@ -18,6 +18,7 @@ import { inputsToRedeemer, marloweDataToPlutusData, payoutDatumToPlutusData } fr
 
 export { PlutusDecodeError } from './data-shape'
 export {
+  DecodedContracts,
   decodeContract,
   decodeMarloweData,
   decodePayoutDatum,

@@ -21,6 +21,7 @@ import type {
   Token,
   Value
 } from '../types'
+import { bytesEqual } from '../../bytes'
 import { readAddressParty } from './address-data'
 import { readCbor, type DataCursor } from './data-cursor'
 
@@ -63,8 +64,30 @@ const TX_INPUT = ['Input', 'MerkleizedTxInput']
 const PARTY = ['Address', 'Role']
 const PAYEE = ['Account', 'Party']
 
-export function decodeMarloweData(bytes: Uint8Array, root = 'datum'): MarloweData {
-  return readCbor(bytes, root, (c) => readMarloweData(c, ''))
+/**
+ * Contracts decoded before, by their CBOR. A continuing datum's contract is part of the contract it continues:
+ * with the earlier datum's contracts at hand, it is found by its bytes instead of read again, and it is the very
+ * model object the semantics return, so comparing the two is immediate.
+ */
+export class DecodedContracts {
+  private readonly byLength = new Map<number, Array<{ bytes: Uint8Array; contract: Contract }>>()
+
+  add(bytes: Uint8Array, contract: Contract): void {
+    const same = this.byLength.get(bytes.length)
+    if (same === undefined) this.byLength.set(bytes.length, [{ bytes, contract }])
+    else same.push({ bytes, contract })
+  }
+
+  find(bytes: Uint8Array): Contract | undefined {
+    // Contracts of one length never nest, so the candidates compared add up to at most the bytes decoded.
+    for (const known of this.byLength.get(bytes.length) ?? []) if (bytesEqual(known.bytes, bytes)) return known.contract
+    return undefined
+  }
+}
+
+/** MarloweData from its CBOR; with `known`, its contract may come from there, and its parts are added to it. */
+export function decodeMarloweData(bytes: Uint8Array, root = 'datum', known?: DecodedContracts): MarloweData {
+  return readCbor(bytes, root, (c) => readMarloweData(c, '', known))
 }
 
 export function decodeContract(bytes: Uint8Array, root = 'contract'): Contract {
@@ -93,17 +116,32 @@ export function decodePayoutDatum(bytes: Uint8Array, root = 'payoutDatum'): Payo
   })
 }
 
-function readMarloweData(c: DataCursor, name: string): MarloweData {
+function readMarloweData(c: DataCursor, name: string, known: DecodedContracts | undefined): MarloweData {
   c.record(name, 'MarloweData', 3)
   c.record('params', 'MarloweParams', 1)
   const params = { rolesCurrency: c.hex('rolesCurrency') }
   c.close()
-  const md = { params, state: readState(c, 'state'), contract: readContract(c, 'contract') }
+  const state = readState(c, 'state')
+  const md = { params, state, contract: known === undefined ? readContract(c, 'contract') : readKnown(c, known) }
   c.close()
   return md
 }
 
-function readContract(c: DataCursor, name: string): Contract {
+/**
+ * The datum's contract, from `known` when its bytes are there. It is the root's last field, so it must fill the
+ * rest of the input; equal to the bytes of a contract decoded before, it is that contract (CBOR items are
+ * prefix-free), and nothing needs reading.
+ */
+function readKnown(c: DataCursor, known: DecodedContracts): Contract {
+  const tail = c.rootTail()
+  const found = known.find(tail)
+  if (found === undefined) return readContract(c, 'contract', known)
+  c.pass(tail.length)
+  return found
+}
+
+function readContract(c: DataCursor, name: string, known?: DecodedContracts): Contract {
+  const start = c.offset
   const index = c.constr(name, 'Contract', CONTRACT)
   let contract: Contract
   switch (index) {
@@ -119,7 +157,7 @@ function readContract(c: DataCursor, name: string): Contract {
         to: readPayee(c, 'to'),
         token: readToken(c, 'token'),
         value: readValue(c, 'value'),
-        then: readContract(c, 'then')
+        then: readContract(c, 'then', known)
       }
       break
     case 2:
@@ -127,20 +165,20 @@ function readContract(c: DataCursor, name: string): Contract {
       contract = {
         type: 'If',
         observation: readObservation(c, 'observation'),
-        then: readContract(c, 'then'),
-        else: readContract(c, 'else')
+        then: readContract(c, 'then', known),
+        else: readContract(c, 'else', known)
       }
       break
     case 3: {
       c.fields(3)
       const cases: Case[] = []
       c.list('cases')
-      while (c.more()) cases.push(readCase(c))
+      while (c.more()) cases.push(readCase(c, known))
       contract = {
         type: 'When',
         cases,
         timeout: c.integer('timeout'),
-        timeoutContinuation: readContract(c, 'timeoutContinuation')
+        timeoutContinuation: readContract(c, 'timeoutContinuation', known)
       }
       break
     }
@@ -150,7 +188,7 @@ function readContract(c: DataCursor, name: string): Contract {
         type: 'Let',
         id: readValueId(c, 'id'),
         value: readValue(c, 'value'),
-        then: readContract(c, 'then')
+        then: readContract(c, 'then', known)
       }
       break
     default:
@@ -158,10 +196,11 @@ function readContract(c: DataCursor, name: string): Contract {
       contract = {
         type: 'Assert',
         observation: readObservation(c, 'observation'),
-        then: readContract(c, 'then')
+        then: readContract(c, 'then', known)
       }
   }
   c.close()
+  known?.add(c.since(start), contract)
   return contract
 }
 
@@ -205,13 +244,13 @@ function readAccountKey(c: DataCursor, name: string): AccountKey {
   return key
 }
 
-function readCase(c: DataCursor): Case {
+function readCase(c: DataCursor, known: DecodedContracts | undefined): Case {
   const index = c.constr('', 'Case', CASE)
   c.fields(2)
   const action = readAction(c, 'action')
   const result: Case =
     index === 0
-      ? { type: 'Case', action, then: readContract(c, 'then') }
+      ? { type: 'Case', action, then: readContract(c, 'then', known) }
       : { type: 'MerkleizedCase', action, hash: c.hex('hash') }
   c.close()
   return result

@@ -190,6 +190,11 @@ describe('decodePlutusData on hostile input', () => {
     ['f4', 'a float or simple value is not Plutus Data at byte 0'],
     ['ff', 'unexpected break at byte 0'],
     ['d87901', 'constructor fields must be an array, got CBOR major type 0 at byte 2'],
+    // A break where a tag's content belongs is not the end of the list around it.
+    ['9fd879ff', 'constructor fields must be an array, got CBOR major type 7 at byte 3'],
+    ['9fc2ff', 'a bignum tag must be followed by a byte string at byte 2'],
+    ['9fd8669f00ff', 'constructor fields must be an array, got CBOR major type 7 at byte 5'],
+    ['9fd8668200ff', 'constructor fields must be an array, got CBOR major type 7 at byte 5'],
     ['d81e80', 'CBOR tag 30 is not used by Plutus Data at byte 0'],
     ['d9057980', 'CBOR tag 1401 is not used by Plutus Data at byte 0'],
     ['db800000000000007980', 'CBOR tag over 2^53 is not used by Plutus Data at byte 0'],
@@ -273,6 +278,25 @@ describe('decodePlutusData on hostile input', () => {
         for (const [at, value] of edits) bytes[at % bytes.length] = value
         expectDataOrDataError(bytes)
         expectSkipAgrees(bytes)
+      }),
+      { numRuns: 3000 }
+    )
+  })
+
+  it('skips as it decodes when a byte is inserted or removed, in canonical and loose encodings', () => {
+    fc.assert(
+      fc.property(plutusData, fc.integer(), fc.nat(), fc.integer({ min: -1, max: 255 }), (d, seed, at, value) => {
+        let state = seed >>> 0
+        const pick = (n: number): number => {
+          state = (Math.imul(state, 1664525) + 1013904223) >>> 0
+          return state % n
+        }
+        for (const bytes of [Array.from(encodePlutusData(d)), looseEncode(d, pick)]) {
+          const i = at % (bytes.length + 1)
+          if (value < 0) bytes.splice(i, 1)
+          else bytes.splice(i, 0, value)
+          expectSkipAgrees(Uint8Array.from(bytes))
+        }
       }),
       { numRuns: 3000 }
     )

@@ -14,6 +14,7 @@ import {
   PlutusEncodeError,
   contractFromPlutusData,
   contractToPlutusData,
+  DecodedContracts,
   decodeContract,
   decodeMarloweData,
   decodePayoutDatum,
@@ -498,6 +499,42 @@ describe('decoding hostile bytes', () => {
     for (const bytes of [contract('8101'), contract('9f01ff')]) {
       expect(decodeFailure(() => decodeContract(bytes)).message).toBe('contract: Pay takes 5 fields, got 1')
     }
+  })
+})
+
+describe('contracts decoded before', () => {
+  const continuation: Contract = { type: 'When', cases: [], timeout: 99n, timeoutContinuation: CLOSE }
+  const spent: MarloweData = {
+    params: { rolesCurrency: CS },
+    state: emptyState(0n),
+    contract: { type: 'If', observation: true, then: continuation, else: CLOSE }
+  }
+  const continuing: MarloweData = { ...spent, state: emptyState(5n), contract: continuation }
+
+  it('give a continuing datum the very contract object read from the spent one', () => {
+    const known = new DecodedContracts()
+    const before = decodeMarloweData(encodeMarloweData(spent), 'datum', known)
+    const after = decodeMarloweData(encodeMarloweData(continuing), 'datum', known)
+    expect(after).toEqual(continuing)
+    expect(before.contract.type === 'If' && after.contract === before.contract.then).toBe(true)
+    expect(decodeMarloweData(encodeMarloweData(continuing)).contract).not.toBe(after.contract)
+  })
+
+  it('are not used for another contract of the same length, and errors stay those of a plain decode', () => {
+    const known = new DecodedContracts()
+    decodeMarloweData(encodeMarloweData(spent), 'datum', known)
+    const other: MarloweData = { ...continuing, contract: { ...continuation, timeout: 98n } }
+    expect(decodeMarloweData(encodeMarloweData(other), 'datum', known)).toEqual(other)
+    const broken = encodeMarloweData(continuing)
+    broken[broken.length - 2] = 0xf4
+    expect(() => decodeMarloweData(broken, 'datum', known)).toThrow(
+      new PlutusDataError('a float or simple value is not Plutus Data', broken.length - 2)
+    )
+    const fields = (marloweDataToPlutusData(continuing) as { fields: readonly PlutusData[] }).fields
+    const wrongShape = encodePlutusData(c(0, [fields[0]!, fields[1]!, c(9, [])]))
+    expect(decodeFailure(() => decodeMarloweData(wrongShape, 'datum', known)).message).toBe(
+      'datum.contract: expected Contract constructor 0..5, got constructor 9'
+    )
   })
 })
 
