@@ -38,4 +38,29 @@ describe('bytesEqual', () => {
     expect(bytesEqual(a, a.subarray(0, 3))).toBe(false)
     expect(bytesEqual(new Uint8Array(0), new Uint8Array(0))).toBe(true)
   })
+
+  it('finds a single differing byte anywhere in long views at any alignment', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 600 }),
+        fc.nat(3),
+        fc.nat(3),
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        (bytes, offsetA, offsetB, at, delta) => {
+          const a = new Uint8Array(bytes.length + 3)
+          const b = new Uint8Array(bytes.length + 3)
+          a.set(bytes, offsetA)
+          b.set(bytes, offsetB)
+          const x = a.subarray(offsetA, offsetA + bytes.length)
+          const y = b.subarray(offsetB, offsetB + bytes.length)
+          expect(bytesEqual(x, y)).toBe(true)
+          const i = at % bytes.length
+          y[i] = (y[i]! + delta) & 0xff
+          expect(bytesEqual(x, y)).toBe(false)
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
 })

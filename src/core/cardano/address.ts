@@ -121,8 +121,7 @@ class FormattedTexts {
   private size = 0
 
   text(header: number, payment: Uint8Array, stake: Uint8Array | undefined): string {
-    let fingerprint = fnv(fnv(0x811c9dc5, header), payment)
-    if (stake !== undefined) fingerprint = fnv(fingerprint, stake)
+    const fingerprint = Math.imul(sample(payment, header), 0x01000193) ^ (stake === undefined ? 0 : sample(stake, 0))
     const bucket = this.entries.get(fingerprint)
     if (bucket !== undefined) for (const e of bucket) if (samePayload(e.payload, header, payment, stake)) return e.text
     const payload = new Uint8Array(1 + HASH_BYTES * (stake === undefined ? 1 : 2))
@@ -144,12 +143,16 @@ class FormattedTexts {
   }
 }
 
-/** FNV-1a over a byte, or over bytes. */
-function fnv(hash: number, bytes: number | Uint8Array): number {
-  if (typeof bytes === 'number') return Math.imul(hash ^ bytes, 0x01000193)
-  let h = hash
-  for (let i = 0; i < bytes.length; i += 1) h = Math.imul(h ^ bytes[i]!, 0x01000193)
-  return h
+/**
+ * A 32-bit sample of a credential hash (its first and last four bytes) mixed into `seed`. The hashes are hash
+ * outputs, so a sample tells them apart; crafted ones that collide only share a bucket, whose entries are
+ * compared in full and are at most the cache's size.
+ */
+function sample(hash: Uint8Array, seed: number): number {
+  const last = hash.length - 4
+  const head = hash[0]! | (hash[1]! << 8) | (hash[2]! << 16) | (hash[3]! << 24)
+  const tail = hash[last]! | (hash[last + 1]! << 8) | (hash[last + 2]! << 16) | (hash[last + 3]! << 24)
+  return Math.imul(Math.imul(seed ^ head, 0x01000193) ^ tail, 0x01000193)
 }
 
 function samePayload(payload: Uint8Array, header: number, payment: Uint8Array, stake: Uint8Array | undefined): boolean {

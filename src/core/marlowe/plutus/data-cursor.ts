@@ -83,6 +83,25 @@ export class DataCursor {
   constr(name: string, typeName: string, names: readonly string[]): number {
     const r = this.r
     const start = r.pos
+    const b = r.bytes
+    // Most constructors are `d8 79..7f` then `9f` or `80..97`: read those here, the rest below.
+    const compact = b[start + 1]! - 121
+    const head = b[start + 2]!
+    if (b[start] === 0xd8 && compact >= 0 && compact < 7 && (head === 0x9f || (head >= 0x80 && head <= 0x97))) {
+      const count = head === 0x9f ? -1 : head - 0x80
+      if (names[compact] === undefined) this.badIndex(name, typeName, names, BigInt(compact))
+      checkDepth(this.depth + 1, start + 2)
+      if (count > b.length - start - 3) return this.constrSlowly(name, typeName, names)
+      r.pos = start + 3
+      this.push(name, CONSTR, count, -1, names[compact]!)
+      return compact
+    }
+    return this.constrSlowly(name, typeName, names)
+  }
+
+  private constrSlowly(name: string, typeName: string, names: readonly string[]): number {
+    const r = this.r
+    const start = r.pos
     const initial = r.byte()
     if (initial >> 5 !== MAJOR_TAG) return this.wrongShape(name, `a ${typeName} constructor`, start)
     const tag = r.argument(MAJOR_TAG, initial & 0x1f, start)
@@ -176,7 +195,19 @@ export class DataCursor {
   bytes(name: string): Uint8Array {
     const r = this.r
     const start = r.pos
-    const initial = r.byte()
+    const b = r.bytes
+    // Most are short definite strings, `40..57` or `58 nn`: read those here, the rest below.
+    const initial = b[start]!
+    const short = initial >= 0x40 && initial <= 0x57
+    if (short || (initial === 0x58 && b[start + 1]! <= 64)) {
+      const from = start + (short ? 1 : 2)
+      const to = from + (short ? initial - 0x40 : b[start + 1]!)
+      if (to <= b.length) {
+        r.pos = to
+        return b.subarray(from, to)
+      }
+    }
+    r.byte()
     if (initial >> 5 !== MAJOR_BYTES) return this.wrongShape(name, 'a byte string', start)
     return r.byteString(initial & 0x1f, start, false)
   }

@@ -339,8 +339,8 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
   let level = depth
   let need = ANY
   for (;;) {
-    const open = top > 0 ? LEFT[top - 1] : 0
-    if (need === ANY && (open === UNTIL_BREAK || open === MAP_ENTRY_BOUNDARY) && pos < n && b[pos] === BREAK) {
+    const open = b[pos] === BREAK && need === ANY && top > 0 ? LEFT[top - 1] : 0
+    if (open === UNTIL_BREAK || open === MAP_ENTRY_BOUNDARY) {
       pos += 1
       top -= 1
       if (LEVEL[top] === 1) level -= 1
@@ -352,7 +352,11 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
       pos += 1
       let arg: number
       if (info < 24) arg = info
-      else if (info <= 27) {
+      else if (info === 24) {
+        if (pos >= n) return -1
+        arg = b[pos]!
+        pos += 1
+      } else if (info <= 27) {
         const size = 1 << (info - 24)
         if (pos + size > n) return -1
         arg = 0
@@ -379,23 +383,40 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
         pos = byteStringEnd(b, pos, arg)
         if (pos < 0) return -1
       } else if (major === MAJOR_TAG) {
-        if (compactConstrIndex(arg) >= 0) need = FIELDS
-        else if (arg === TAG_POSITIVE_BIGNUM || arg === TAG_NEGATIVE_BIGNUM) need = MAGNITUDE
-        else if (arg === TAG_EXTENDED_CONSTR) {
-          // `[index, fields]`: the index is passed over here; the fields are the wrapper's one item.
-          const head = b[pos]
-          const index = b[pos + 1]
-          if ((head !== 0x82 && head !== 0x9f) || index === undefined || index >> 5 !== MAJOR_UINT) return -1
-          const indexInfo = index & 0x1f
-          if (indexInfo > 27) return -1
-          pos += 2 + (indexInfo < 24 ? 0 : 1 << (indexInfo - 24))
-          if (pos > n) return -1
-          LEFT[top] = head === 0x9f ? WRAPPER_THEN_BREAK : 1
-          LEVEL[top] = 0
-          top += 1
-          need = FIELDS
-        } else return -1
-        continue
+        const fields = b[pos] ?? 0
+        const compact = compactConstrIndex(arg) >= 0
+        if (compact && (fields === 0x9f || (fields >= 0x80 && fields <= 0x97))) {
+          // The common constructor: its fields array head (`[]`, `[* …]` or `[_ …]`) read with its tag.
+          if (level + 1 > MAX_DATA_DEPTH) return -1
+          pos += 1
+          const items = fields === 0x9f ? UNTIL_BREAK : fields & 0x1f
+          if (items > n - pos) return -1
+          if (items !== 0) {
+            LEFT[top] = items
+            LEVEL[top] = 1
+            top += 1
+            level += 1
+            continue
+          }
+        } else {
+          if (compact) need = FIELDS
+          else if (arg === TAG_POSITIVE_BIGNUM || arg === TAG_NEGATIVE_BIGNUM) need = MAGNITUDE
+          else if (arg === TAG_EXTENDED_CONSTR) {
+            // `[index, fields]`: the index is passed over here; the fields are the wrapper's one item.
+            const head = b[pos]
+            const index = b[pos + 1]
+            if ((head !== 0x82 && head !== 0x9f) || index === undefined || index >> 5 !== MAJOR_UINT) return -1
+            const indexInfo = index & 0x1f
+            if (indexInfo > 27) return -1
+            pos += 2 + (indexInfo < 24 ? 0 : 1 << (indexInfo - 24))
+            if (pos > n) return -1
+            LEFT[top] = head === 0x9f ? WRAPPER_THEN_BREAK : 1
+            LEVEL[top] = 0
+            top += 1
+            need = FIELDS
+          } else return -1
+          continue
+        }
       } else if (major !== MAJOR_UINT && major !== MAJOR_NEGINT) return -1
     }
     // An item ended: count it in the containers it ends, innermost first.
