@@ -89,6 +89,19 @@ export function decodeAddress(bytes: Uint8Array): DecodedAddress {
 
 /** Decodes an address written as bech32 (`addr…`, `stake…`) or base58 (Byron). Throws `AddressError`. */
 export function parseAddressText(text: string): DecodedAddress {
+  const known = parsedTexts.get(text)
+  if (known !== undefined) return known
+  const address = Object.freeze(parseUncached(text))
+  if (parsedTexts.size >= PARSED_TEXTS_LIMIT) parsedTexts.clear()
+  parsedTexts.set(text, address)
+  return address
+}
+
+/** Addresses by text: the same wallet and script addresses come back in every review and build. */
+const parsedTexts = new Map<string, DecodedAddress>()
+const PARSED_TEXTS_LIMIT = 512
+
+function parseUncached(text: string): DecodedAddress {
   if (text.length > MAX_BECH32_LENGTH) throw new AddressError('address text is too long')
   let bytes: Uint8Array
   try {

@@ -347,7 +347,7 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
     } else {
       if (pos >= n) return -1
       const initial = b[pos]!
-      const major = initial >> 5
+      let major = initial >> 5
       const info = initial & 0x1f
       pos += 1
       let arg: number
@@ -367,37 +367,14 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
       } else return -1
       if ((need === FIELDS && major !== MAJOR_ARRAY) || (need === MAGNITUDE && major !== MAJOR_BYTES)) return -1
       need = ANY
-      if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
-        if (level + 1 > MAX_DATA_DEPTH) return -1
-        const indefinite = major === MAJOR_MAP ? MAP_ENTRY_BOUNDARY : UNTIL_BREAK
-        const items = arg === UNTIL_BREAK ? indefinite : major === MAJOR_MAP ? 2 * arg : arg
-        if (items > n - pos) return -1
-        if (items !== 0) {
-          LEFT[top] = items
-          LEVEL[top] = 1
-          top += 1
-          level += 1
-          continue
-        }
-      } else if (major === MAJOR_BYTES) {
-        pos = byteStringEnd(b, pos, arg)
-        if (pos < 0) return -1
-      } else if (major === MAJOR_TAG) {
+      if (major === MAJOR_TAG) {
         const fields = b[pos] ?? 0
         const compact = compactConstrIndex(arg) >= 0
         if (compact && (fields === 0x9f || (fields >= 0x80 && fields <= 0x97))) {
-          // The common constructor: its fields array head (`[]`, `[* …]` or `[_ …]`) read with its tag.
-          if (level + 1 > MAX_DATA_DEPTH) return -1
+          // The common constructor: its fields array head (`[]`, `[* …]` or `[_ …]`) is read with its tag.
+          major = MAJOR_ARRAY
+          arg = fields === 0x9f ? UNTIL_BREAK : fields & 0x1f
           pos += 1
-          const items = fields === 0x9f ? UNTIL_BREAK : fields & 0x1f
-          if (items > n - pos) return -1
-          if (items !== 0) {
-            LEFT[top] = items
-            LEVEL[top] = 1
-            top += 1
-            level += 1
-            continue
-          }
         } else {
           if (compact) need = FIELDS
           else if (arg === TAG_POSITIVE_BIGNUM || arg === TAG_NEGATIVE_BIGNUM) need = MAGNITUDE
@@ -417,6 +394,22 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
           } else return -1
           continue
         }
+      }
+      if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
+        if (level + 1 > MAX_DATA_DEPTH) return -1
+        const indefinite = major === MAJOR_MAP ? MAP_ENTRY_BOUNDARY : UNTIL_BREAK
+        const items = arg === UNTIL_BREAK ? indefinite : major === MAJOR_MAP ? 2 * arg : arg
+        if (items > n - pos) return -1
+        if (items !== 0) {
+          LEFT[top] = items
+          LEVEL[top] = 1
+          top += 1
+          level += 1
+          continue
+        }
+      } else if (major === MAJOR_BYTES) {
+        pos = byteStringEnd(b, pos, arg)
+        if (pos < 0) return -1
       } else if (major !== MAJOR_UINT && major !== MAJOR_NEGINT) return -1
     }
     // An item ended: count it in the containers it ends, innermost first.
