@@ -5,6 +5,7 @@
  */
 import { bech32 } from '@scure/base'
 import { bytesToHex, hexToBytes } from '../bytes'
+import { memoByText } from '../memo'
 
 export interface Credential {
   readonly type: 'key' | 'script'
@@ -45,18 +46,11 @@ const HEADER_TYPES: ReadonlyMap<number, { payment: Credential['type']; stake?: C
   [0x7, { payment: 'script' }]
 ])
 
-/** Parsed addresses by text: contracts repeat a few parties many times, and bech32 decoding is costly. */
-const parsedCache = new Map<string, ShelleyAddress>()
+/** Entries kept by the address caches. */
 const PARSED_CACHE_LIMIT = 512
 
-export function parseShelleyAddress(text: string): ShelleyAddress {
-  const cached = parsedCache.get(text)
-  if (cached !== undefined) return cached
-  const parsed = Object.freeze(parseUncached(text))
-  if (parsedCache.size >= PARSED_CACHE_LIMIT) parsedCache.clear()
-  parsedCache.set(text, parsed)
-  return parsed
-}
+/** Parsed by text: contracts repeat a few parties many times, and bech32 decoding is costly. */
+export const parseShelleyAddress: (text: string) => ShelleyAddress = memoByText(PARSED_CACHE_LIMIT, parseUncached)
 
 function parseUncached(text: string): ShelleyAddress {
   const { prefix, payload } = decodeBech32(text)

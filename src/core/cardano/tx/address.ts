@@ -5,6 +5,7 @@
  */
 import { base58, bech32 } from '@scure/base'
 import { bytesToHex } from '../../bytes'
+import { memoByText } from '../../memo'
 import { AddressError, formatShelleyAddressBytes, type Credential, type CredentialBytes } from '../address'
 import { CborError, CborReader } from '../cbor'
 import { crc32 } from './crc32'
@@ -87,19 +88,11 @@ export function decodeAddress(bytes: Uint8Array): DecodedAddress {
   throw new AddressError(`address header type 0x${type.toString(16)} is not a known address kind`)
 }
 
-/** Decodes an address written as bech32 (`addr…`, `stake…`) or base58 (Byron). Throws `AddressError`. */
-export function parseAddressText(text: string): DecodedAddress {
-  const known = parsedTexts.get(text)
-  if (known !== undefined) return known
-  const address = Object.freeze(parseUncached(text))
-  if (parsedTexts.size >= PARSED_TEXTS_LIMIT) parsedTexts.clear()
-  parsedTexts.set(text, address)
-  return address
-}
-
-/** Addresses by text: the same wallet and script addresses come back in every review and build. */
-const parsedTexts = new Map<string, DecodedAddress>()
-const PARSED_TEXTS_LIMIT = 512
+/**
+ * Decodes an address written as bech32 (`addr…`, `stake…`) or base58 (Byron). Throws `AddressError`. Kept by
+ * text: the same wallet and script addresses come back in every review and build.
+ */
+export const parseAddressText: (text: string) => DecodedAddress = memoByText(512, parseUncached)
 
 function parseUncached(text: string): DecodedAddress {
   if (text.length > MAX_BECH32_LENGTH) throw new AddressError('address text is too long')
