@@ -33,9 +33,24 @@ export function encodeLanguageViews(
     const model = costModels[language]
     if (model === undefined) return { missing: language }
     count += 1
-    parts.push(KEY[language], language === 'PlutusV1' ? v1View(model) : definiteList(model))
+    parts.push(KEY[language], encodedModel(language, model))
   }
   return { bytes: concatBytes([encodeHead(MAJOR_MAP, count), ...parts]) }
+}
+
+// Encoded cost models by model array: protocol parameters stay the same across many reviews, and each model
+// is a few hundred integers to encode.
+const encodedV1 = new WeakMap<readonly bigint[], Uint8Array>()
+const encodedLater = new WeakMap<readonly bigint[], Uint8Array>()
+
+function encodedModel(language: PlutusLanguage, model: readonly bigint[]): Uint8Array {
+  const cache = language === 'PlutusV1' ? encodedV1 : encodedLater
+  let bytes = cache.get(model)
+  if (bytes === undefined) {
+    bytes = language === 'PlutusV1' ? v1View(model) : definiteList(model)
+    cache.set(model, bytes)
+  }
+  return bytes
 }
 
 function definiteList(model: readonly bigint[]): Uint8Array {

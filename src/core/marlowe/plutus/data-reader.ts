@@ -310,17 +310,17 @@ function amount(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : 'over 2^53'
 }
 
-// The open containers of `dataEnd`, innermost last: items left (UNTIL_BREAK: until a break; WRAPPER_THEN_BREAK:
-// a tag-102 `[index, fields]` of indefinite length, its fields then a break; an indefinite map's two states
-// below), and whether the container is a
-// nesting level (a tag-102 wrapper is not). Module-wide: `dataEnd` runs to completion and does not recurse.
-const LEFT = new Float64Array(2 * MAX_DATA_DEPTH + 8)
-const LEVEL = new Uint8Array(2 * MAX_DATA_DEPTH + 8)
+// The open containers of `dataEnd`, innermost last: the items left in each (or one of the markers below).
+// Module-wide: `dataEnd` runs to completion and does not recurse.
+const LEFT = new Int32Array(2 * MAX_DATA_DEPTH + 8)
+/** An indefinite array: items until a break. */
 const UNTIL_BREAK = -1
-const WRAPPER_THEN_BREAK = -2
 /** An indefinite map between entries (a break may end it) or between a key and its value (it may not). */
 const MAP_ENTRY_BOUNDARY = -3
 const MAP_AFTER_KEY = -4
+/** Tag 102's `[index, fields]`, the index passed: the fields, then a break (`9f`) or nothing (`82`). */
+const WRAPPER_THEN_BREAK = -2
+const WRAPPER = -5
 /** What the next item must be. */
 const ANY = 0
 const FIELDS = 1
@@ -336,14 +336,18 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
   const n = b.length
   let pos = start
   let top = 0
-  let level = depth
+  // Tag-102 wrappers on the stack: they are not nesting levels (the depth is `depth + top - wrappers`).
+  let wrappers = 0
   let need = ANY
   for (;;) {
-    const open = b[pos] === BREAK && need === ANY && top > 0 ? LEFT[top - 1] : 0
-    if (open === UNTIL_BREAK || open === MAP_ENTRY_BOUNDARY) {
+    let closes = false
+    if (b[pos] === BREAK && need === ANY && top > 0) {
+      const open = LEFT[top - 1]
+      closes = open === UNTIL_BREAK || open === MAP_ENTRY_BOUNDARY
+    }
+    if (closes) {
       pos += 1
       top -= 1
-      if (LEVEL[top] === 1) level -= 1
     } else {
       if (pos >= n) return -1
       const initial = b[pos]!
@@ -387,24 +391,22 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
             if (indexInfo > 27) return -1
             pos += 2 + (indexInfo < 24 ? 0 : 1 << (indexInfo - 24))
             if (pos > n) return -1
-            LEFT[top] = head === 0x9f ? WRAPPER_THEN_BREAK : 1
-            LEVEL[top] = 0
+            LEFT[top] = head === 0x9f ? WRAPPER_THEN_BREAK : WRAPPER
             top += 1
+            wrappers += 1
             need = FIELDS
           } else return -1
           continue
         }
       }
       if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
-        if (level + 1 > MAX_DATA_DEPTH) return -1
+        if (depth + top - wrappers + 1 > MAX_DATA_DEPTH) return -1
         const indefinite = major === MAJOR_MAP ? MAP_ENTRY_BOUNDARY : UNTIL_BREAK
         const items = arg === UNTIL_BREAK ? indefinite : major === MAJOR_MAP ? 2 * arg : arg
         if (items > n - pos) return -1
         if (items !== 0) {
           LEFT[top] = items
-          LEVEL[top] = 1
           top += 1
-          level += 1
           continue
         }
       } else if (major === MAJOR_BYTES) {
@@ -421,10 +423,13 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
         LEFT[top - 1] = left === MAP_ENTRY_BOUNDARY ? MAP_AFTER_KEY : MAP_ENTRY_BOUNDARY
         break
       }
-      if (left === WRAPPER_THEN_BREAK) {
-        if (b[pos] !== BREAK) return -1
-        pos += 1
+      if (left === WRAPPER_THEN_BREAK || left === WRAPPER) {
+        if (left === WRAPPER_THEN_BREAK) {
+          if (b[pos] !== BREAK) return -1
+          pos += 1
+        }
         top -= 1
+        wrappers -= 1
         continue
       }
       if (left > 1) {
@@ -432,7 +437,6 @@ export function dataEnd(b: Uint8Array, start: number, depth: number): number {
         break
       }
       top -= 1
-      if (LEVEL[top] === 1) level -= 1
     }
   }
 }
