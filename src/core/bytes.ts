@@ -73,6 +73,8 @@ export function hexToBytes(hex: string): Uint8Array {
 
 const encoder = new TextEncoder()
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+/** The longest text `utf8DecodeStrict` makes from the bytes as arguments (a Plutus chunk). */
+const SHORT_TEXT = 64
 /** From this length, `bytesEqual` compares words. */
 const WORDWISE = 64
 
@@ -110,19 +112,17 @@ export function utf8Encode(text: string): Uint8Array | undefined {
 
 /** Text of UTF-8 bytes; returns undefined when they are not valid UTF-8. A leading BOM is kept. */
 export function utf8DecodeStrict(bytes: Uint8Array): string | undefined {
-  let ascii = ''
-  for (let i = 0; i < bytes.length; i += 1) {
-    const b = bytes[i]!
-    if (b >= 0x80) {
-      try {
-        return strictDecoder.decode(bytes)
-      } catch {
-        return undefined
-      }
-    }
-    ascii += String.fromCharCode(b)
+  // Names in datums are short ASCII: made in one call from the bytes, the text is one string, not one per byte.
+  if (bytes.length <= SHORT_TEXT) {
+    let ascii = true
+    for (let i = 0; i < bytes.length; i += 1) if (bytes[i]! >= 0x80) ascii = false
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[])
   }
-  return ascii
+  try {
+    return strictDecoder.decode(bytes)
+  } catch {
+    return undefined
+  }
 }
 
 /** Whether two byte arrays hold the same bytes. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bytesEqual, bytesToHex, hexToBytes } from '../../src/core/bytes'
+import { bytesEqual, bytesToHex, hexToBytes, utf8DecodeStrict } from '../../src/core/bytes'
 
 /** The obvious definition, to hold the table-driven one to. */
 function referenceHex(bytes: Uint8Array): string {
@@ -62,5 +62,24 @@ describe('bytesEqual', () => {
       ),
       { numRuns: 500 }
     )
+  })
+})
+
+describe('utf8DecodeStrict', () => {
+  it('gives back any text from its UTF-8, short or long, ASCII or not', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 100 }), fc.string({ maxLength: 100 }), (text, ascii) => {
+        for (const s of [text, ascii, ascii.repeat(3)]) expect(utf8DecodeStrict(new TextEncoder().encode(s))).toBe(s)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it('refuses bytes that are not UTF-8, and keeps a leading byte-order mark', () => {
+    expect(utf8DecodeStrict(Uint8Array.of(0x61, 0xff))).toBeUndefined()
+    expect(utf8DecodeStrict(Uint8Array.of(0xc3))).toBeUndefined()
+    expect(utf8DecodeStrict(Uint8Array.of(0xed, 0xa0, 0x80))).toBeUndefined()
+    expect(utf8DecodeStrict(Uint8Array.of(0xef, 0xbb, 0xbf, 0x61))).toBe('\uFEFFa')
+    expect(utf8DecodeStrict(new Uint8Array(0))).toBe('')
   })
 })

@@ -236,9 +236,9 @@ export class DataCursor {
     return this.r.pos
   }
 
-  /** The input from `offset` to where the reader is: the bytes of what was read since. */
-  since(offset: number): Uint8Array {
-    return this.r.bytes.subarray(offset, this.r.pos)
+  /** The whole input being read. */
+  get input(): Uint8Array {
+    return this.r.bytes
   }
 
   /**

@@ -65,22 +65,27 @@ const PARTY = ['Address', 'Role']
 const PAYEE = ['Account', 'Party']
 
 /**
- * Contracts decoded before, by their CBOR. A continuing datum's contract is part of the contract it continues:
- * with the earlier datum's contracts at hand, it is found by its bytes instead of read again, and it is the very
- * model object the semantics return, so comparing the two is immediate.
+ * `When` contracts decoded before, by their CBOR. A continuing datum's contract is part of the contract it
+ * continues, and it is a `When` (the semantics stop at one; a closed contract continues nowhere): with the earlier
+ * datum's contracts at hand, it is found by its bytes instead of read again, and it is the very model object the
+ * semantics return, so comparing the two is immediate.
  */
 export class DecodedContracts {
-  private readonly byLength = new Map<number, Array<{ bytes: Uint8Array; contract: Contract }>>()
+  private readonly byLength = new Map<number, Array<{ source: Uint8Array; start: number; contract: Contract }>>()
 
-  add(bytes: Uint8Array, contract: Contract): void {
-    const same = this.byLength.get(bytes.length)
-    if (same === undefined) this.byLength.set(bytes.length, [{ bytes, contract }])
-    else same.push({ bytes, contract })
+  /** Adds `contract`, read from `source[start, end)`. */
+  add(source: Uint8Array, start: number, end: number, contract: Contract): void {
+    const entry = { source, start, contract }
+    const same = this.byLength.get(end - start)
+    if (same === undefined) this.byLength.set(end - start, [entry])
+    else same.push(entry)
   }
 
   find(bytes: Uint8Array): Contract | undefined {
     // Contracts of one length never nest, so the candidates compared add up to at most the bytes decoded.
-    for (const known of this.byLength.get(bytes.length) ?? []) if (bytesEqual(known.bytes, bytes)) return known.contract
+    for (const { source, start, contract } of this.byLength.get(bytes.length) ?? []) {
+      if (bytesEqual(source.subarray(start, start + bytes.length), bytes)) return contract
+    }
     return undefined
   }
 }
@@ -200,7 +205,7 @@ function readContract(c: DataCursor, name: string, known?: DecodedContracts): Co
       }
   }
   c.close()
-  known?.add(c.since(start), contract)
+  if (known !== undefined && contract.type === 'When') known.add(c.input, start, c.offset, contract)
   return contract
 }
 
