@@ -4,7 +4,7 @@
  * the witness set at once.
  */
 import { bytesToHex } from '../../bytes'
-import { encodeMarloweData } from '../../marlowe/json/encode'
+import { encodeMarloweData, type EncodedWhens } from '../../marlowe/json/encode'
 import { PlutusDataError, decodePlutusData, skipPlutusDataItem } from '../../marlowe/plutus/data'
 import {
   DecodedContracts,
@@ -25,6 +25,8 @@ export class DatumDecoder {
   private readonly hex = new Map<string, string>()
   /** A continuing datum's contract is found among the spent datum's (inputs are decoded before outputs). */
   private readonly contracts = new DecodedContracts()
+  /** …and its JSON is the same part of the spent datum's. */
+  private readonly whens: EncodedWhens = new Map()
 
   constructor(private readonly env: ReviewEnv) {}
 
@@ -111,7 +113,7 @@ export class DatumDecoder {
       const timeout = nextTimeout(md.contract, md.state.minTime)
       return {
         type: 'marlowe-data',
-        marlowe: encodeMarloweData(md),
+        marlowe: encodeMarloweData(md, this.whens),
         ...(timeout === undefined ? {} : { nextTimeout: timeout })
       }
     }

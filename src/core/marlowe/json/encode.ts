@@ -126,13 +126,19 @@ export function encodeAction(a: Action): JsonObject {
   }
 }
 
-function encodeCase(c: Case): JsonObject {
+function encodeCase(c: Case, encoded?: EncodedWhens): JsonObject {
   return c.type === 'Case'
-    ? { case: encodeAction(c.action), then: encodeContract(c.then) }
+    ? { case: encodeAction(c.action), then: encodeContract(c.then, encoded) }
     : { case: encodeAction(c.action), merkleized_then: c.hash }
 }
 
-export function encodeContract(c: Contract): JsonValue {
+/**
+ * JSON already made for `When` contracts, by model object: a continuing datum's contract is a `When` inside the
+ * spent one (the very object, see DecodedContracts), and its JSON is then the same part of the spent one's.
+ */
+export type EncodedWhens = Map<Contract, JsonValue>
+
+export function encodeContract(c: Contract, encoded?: EncodedWhens): JsonValue {
   switch (c.type) {
     case 'Close':
       return 'close'
@@ -140,22 +146,31 @@ export function encodeContract(c: Contract): JsonValue {
       return {
         from_account: encodeParty(c.from),
         pay: encodeValue(c.value),
-        then: encodeContract(c.then),
+        then: encodeContract(c.then, encoded),
         to: encodePayee(c.to),
         token: encodeToken(c.token)
       }
     case 'If':
-      return { else: encodeContract(c.else), if: encodeObservation(c.observation), then: encodeContract(c.then) }
-    case 'When':
       return {
-        timeout: c.timeout,
-        timeout_continuation: encodeContract(c.timeoutContinuation),
-        when: c.cases.map(encodeCase)
+        else: encodeContract(c.else, encoded),
+        if: encodeObservation(c.observation),
+        then: encodeContract(c.then, encoded)
       }
+    case 'When': {
+      const known = encoded?.get(c)
+      if (known !== undefined) return known
+      const json = {
+        timeout: c.timeout,
+        timeout_continuation: encodeContract(c.timeoutContinuation, encoded),
+        when: c.cases.map((x) => encodeCase(x, encoded))
+      }
+      encoded?.set(c, json)
+      return json
+    }
     case 'Let':
-      return { be: encodeValue(c.value), let: c.id, then: encodeContract(c.then) }
+      return { be: encodeValue(c.value), let: c.id, then: encodeContract(c.then, encoded) }
     case 'Assert':
-      return { assert: encodeObservation(c.observation), then: encodeContract(c.then) }
+      return { assert: encodeObservation(c.observation), then: encodeContract(c.then, encoded) }
   }
 }
 
@@ -259,9 +274,9 @@ export function encodeTransactionOutput(o: TransactionOutput): JsonObject {
   }
 }
 
-export function encodeMarloweData(d: MarloweData): JsonObject {
+export function encodeMarloweData(d: MarloweData, encoded?: EncodedWhens): JsonObject {
   return {
-    ['marloweContract']: encodeContract(d.contract),
+    ['marloweContract']: encodeContract(d.contract, encoded),
     ['marloweParams']: { ['rolesCurrency']: d.params.rolesCurrency },
     ['marloweState']: encodeState(d.state)
   }
