@@ -67,6 +67,9 @@ export class DataCursor {
   /** A constructor's name, for its field count message. */
   private readonly constrNames: string[] = []
 
+  /** Set by `shortString`. */
+  private shortEnd = 0
+
   constructor(
     bytes: Uint8Array,
     private readonly root: string,
@@ -194,20 +197,13 @@ export class DataCursor {
   /** A byte string; a view of the input when it is one definite string, so it must not be kept or changed. */
   bytes(name: string): Uint8Array {
     const r = this.r
-    const start = r.pos
-    const b = r.bytes
-    // Most are short definite strings, `40..57` or `58 nn`: read those here, the rest below.
-    const initial = b[start]!
-    const short = initial >= 0x40 && initial <= 0x57
-    if (short || (initial === 0x58 && b[start + 1]! <= 64)) {
-      const from = start + (short ? 1 : 2)
-      const to = from + (short ? initial - 0x40 : b[start + 1]!)
-      if (to <= b.length) {
-        r.pos = to
-        return b.subarray(from, to)
-      }
+    const from = this.shortString()
+    if (from >= 0) {
+      r.pos = this.shortEnd
+      return r.bytes.subarray(from, this.shortEnd)
     }
-    r.byte()
+    const start = r.pos
+    const initial = r.byte()
     if (initial >> 5 !== MAJOR_BYTES) return this.wrongShape(name, 'a byte string', start)
     return r.byteString(initial & 0x1f, start, false)
   }
@@ -218,6 +214,14 @@ export class DataCursor {
 
   /** Token, role, choice and value names are the UTF-8 bytes of their text. */
   text(name: string): string {
+    const from = this.shortString()
+    if (from >= 0) {
+      const known = NAMES.text(this.r.bytes, from, this.shortEnd)
+      if (known !== undefined) {
+        this.r.pos = this.shortEnd
+        return known
+      }
+    }
     const bytes = this.bytes(name)
     const text = utf8DecodeStrict(bytes)
     if (text === undefined) this.fail(name, `byte string ${bytesToHex(bytes)} is not valid UTF-8 text`)
@@ -266,6 +270,23 @@ export class DataCursor {
   finish(): void {
     const r = this.r
     if (r.pos !== r.bytes.length) throw trailingBytes(r.bytes.length, r.pos)
+  }
+
+  /**
+   * Where the content of the byte string at the reader starts when it is a short definite one (`40..57` or
+   * `58 nn`, nn ≤ 64: nearly all), its end in `shortEnd`; -1 for anything else. Does not move the reader.
+   */
+  private shortString(): number {
+    const b = this.r.bytes
+    const start = this.r.pos
+    const initial = b[start]!
+    const short = initial >= 0x40 && initial <= 0x57
+    if (!short && !(initial === 0x58 && b[start + 1]! <= 64)) return -1
+    const from = start + (short ? 1 : 2)
+    const to = from + (short ? initial - 0x40 : b[start + 1]!)
+    if (to > b.length) return -1
+    this.shortEnd = to
+    return from
   }
 
   private container(name: string, kind: number, major: number, what: string): void {
@@ -332,6 +353,45 @@ export class DataCursor {
 }
 
 const BOOL = ['False', 'True']
+
+/**
+ * Names by their UTF-8 bytes: contracts repeat their token, role and choice names, and a datum is read again by
+ * every view of its contract; finding one is cheaper than making it. A 32-bit FNV-1a of the bytes finds the
+ * entry, and the bytes are compared before it is used. At most 1024 names, all forgotten when full.
+ */
+class NameTexts {
+  private readonly entries = new Map<number, Array<{ bytes: Uint8Array; text: string }>>()
+  private size = 0
+
+  /** The text of `source[from, to)`, or undefined when those bytes are not UTF-8. */
+  text(source: Uint8Array, from: number, to: number): string | undefined {
+    let fingerprint = 0x811c9dc5
+    for (let i = from; i < to; i += 1) fingerprint = Math.imul(fingerprint ^ source[i]!, 0x01000193)
+    const bucket = this.entries.get(fingerprint)
+    if (bucket !== undefined) for (const e of bucket) if (sameBytes(e.bytes, source, from, to)) return e.text
+    const bytes = source.slice(from, to)
+    const text = utf8DecodeStrict(bytes)
+    if (text === undefined) return undefined
+    if (this.size >= NAME_LIMIT) {
+      this.entries.clear()
+      this.size = 0
+    }
+    const into = this.entries.get(fingerprint)
+    if (into === undefined) this.entries.set(fingerprint, [{ bytes, text }])
+    else into.push({ bytes, text })
+    this.size += 1
+    return text
+  }
+}
+
+const NAME_LIMIT = 1024
+const NAMES = new NameTexts()
+
+function sameBytes(bytes: Uint8Array, source: Uint8Array, from: number, to: number): boolean {
+  if (bytes.length !== to - from) return false
+  for (let i = 0; i < bytes.length; i += 1) if (bytes[i] !== source[from + i]) return false
+  return true
+}
 
 function segment(name: string, parentKind: number, item: number): string {
   const index = parentKind === LIST || parentKind === MAP ? `[${item}]` : ''

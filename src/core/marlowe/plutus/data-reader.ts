@@ -332,7 +332,7 @@ const MAGNITUDE = 2
  * (non-shortest heads of tag-102 arrays and byte-string chunks). One loop over the bytes with its own stack,
  * several times faster than the recursion; the exact errors are `skipData`'s.
  */
-export function dataEnd(b: Uint8Array, start: number, depth: number): number {
+function dataEnd(b: Uint8Array, start: number, depth: number): number {
   const n = b.length
   let pos = start
   let top = 0

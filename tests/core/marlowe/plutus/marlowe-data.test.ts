@@ -502,6 +502,28 @@ describe('decoding hostile bytes', () => {
   })
 })
 
+describe('names', () => {
+  it('come back exactly, thousands of them past the name cache’s limit, short and long, ASCII or not', () => {
+    const names = Array.from({ length: 1500 }, (_, i) =>
+      i % 3 === 0 ? `n${i}` : i % 3 === 1 ? `ñ€${i}` : `${'x'.repeat(70)}${i}`
+    )
+    const contract = (from: number): Contract => ({
+      type: 'When',
+      cases: names.slice(from).map((name) => ({
+        type: 'Case',
+        action: { type: 'Choice', choice: { name, owner: seller }, bounds: [{ from: 0n, to: 1n }] },
+        then: CLOSE
+      })),
+      timeout: 1n,
+      timeoutContinuation: CLOSE
+    })
+    for (const from of [0, 700, 0]) {
+      const md: MarloweData = { ...datum, contract: contract(from) }
+      expect(decodeMarloweData(encodeMarloweData(md))).toEqual(md)
+    }
+  })
+})
+
 describe('contracts decoded before', () => {
   const continuation: Contract = { type: 'When', cases: [], timeout: 99n, timeoutContinuation: CLOSE }
   const spent: MarloweData = {
