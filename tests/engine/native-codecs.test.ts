@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { blake2bHex, portable, useBlake2b } from '../../src/core/blake2b'
+import { blake2bHex, blake2bPartsHex, portable, useBlake2b } from '../../src/core/blake2b'
 import { bytesToHex, portableHex, useHexEncoder } from '../../src/core/bytes'
 import { installNativeCodecs } from '../../src/engine/native-codecs'
 
@@ -24,10 +24,35 @@ describe('native codecs', () => {
     expect(blake2bHex(utf8('abc'), 32)).toBe('bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319')
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 20_000 }), fc.constantFrom(20, 28, 32, 64), (bytes, length) => {
-        expect(blake2bHex(bytes, length)).toBe(bytesToHex(portable(bytes, length)))
+        expect(blake2bHex(bytes, length)).toBe(bytesToHex(portable([bytes], length)))
       }),
       { numRuns: 200 }
     )
+  })
+
+  it('hashes parts as their concatenation, portable and WebAssembly alike', async () => {
+    const check = (): void =>
+      fc.assert(
+        fc.property(
+          fc.array(fc.uint8Array({ maxLength: 3000 }), { maxLength: 5 }),
+          fc.constantFrom(28, 32),
+          (parts, n) => {
+            const whole = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0))
+            let at = 0
+            for (const p of parts) {
+              whole.set(p, at)
+              at += p.length
+            }
+            expect(blake2bPartsHex(parts, n)).toBe(blake2bHex(whole, n))
+            expect(blake2bPartsHex(parts, n)).toBe(bytesToHex(portable([whole], n)))
+          }
+        ),
+        { numRuns: 100 }
+      )
+    await installNativeCodecs()
+    check()
+    useBlake2b(portable)
+    check()
   })
 
   it('the native hex the engine installs gives the portable text, for views into larger buffers too', async () => {
@@ -45,6 +70,6 @@ describe('native codecs', () => {
 
   it('installing twice is one installation', async () => {
     await Promise.all([installNativeCodecs(), installNativeCodecs()])
-    expect(blake2bHex(utf8('abc'), 28)).toBe(bytesToHex(portable(utf8('abc'), 28)))
+    expect(blake2bHex(utf8('abc'), 28)).toBe(bytesToHex(portable([utf8('abc')], 28)))
   })
 })

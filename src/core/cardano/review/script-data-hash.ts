@@ -5,8 +5,7 @@
  * scripts and the reference scripts it needs; when unresolved inputs hide reference scripts, every candidate
  * set of languages with a cost model is tried.
  */
-import { blake2bHex } from '../../blake2b'
-import { concatBytes } from '../../bytes'
+import { blake2bPartsHex } from '../../blake2b'
 import type { ScriptLanguage } from '../tx'
 import { encodeLanguageViews } from './language-views'
 import type { ReviewProtocolParameters, ScriptDataHashView } from './types'
@@ -50,7 +49,7 @@ export function checkScriptDataHash(input: ScriptDataInputs): ScriptDataHashView
       }
       continue
     }
-    const computed = blake2bHex(concatBytes([...prefix, views.bytes]), 32)
+    const computed = blake2bPartsHex([...prefix, views.bytes], 32)
     first ??= computed
     if (computed === declared) {
       return { declared, computed, status: 'match', languages: PLUTUS.filter((l) => candidate.has(l)) }
