@@ -131,7 +131,8 @@ class FormattedTexts {
       into = undefined
     }
     if (into === undefined) this.entries.set(fingerprint, [{ payload, text }])
-    else into.push({ payload, text })
+    else if (into.length < BUCKET_LIMIT) into.push({ payload, text })
+    else return text
     this.size += 1
     return text
   }
@@ -139,8 +140,8 @@ class FormattedTexts {
 
 /**
  * A 32-bit sample of a credential hash (its first and last four bytes) mixed into `seed`. The hashes are hash
- * outputs, so a sample tells them apart; crafted ones that collide only share a bucket, whose entries are
- * compared in full and are at most the cache's size.
+ * outputs, so a sample tells them apart; crafted ones that collide only share a bucket of at most BUCKET_LIMIT
+ * entries, compared in full (the rest are formatted each time).
  */
 function sample(hash: Uint8Array, seed: number): number {
   const last = hash.length - 4
@@ -157,6 +158,8 @@ function samePayload(payload: Uint8Array, header: number, payment: Uint8Array, s
   return true
 }
 
+/** Addresses sharing a fingerprint kept at most: crafted hashes that collide cost a few comparisons each. */
+const BUCKET_LIMIT = 4
 const formattedTexts = new FormattedTexts()
 
 function decodeBech32(text: string): { prefix: string; payload: Uint8Array } {

@@ -25,6 +25,7 @@ import {
   TAG_POSITIVE_BIGNUM,
   checkDepth,
   compactConstrIndex,
+  indefiniteArrayCounts,
   skipData,
   skipPlutusDataItem
 } from './data-reader'
@@ -34,12 +35,12 @@ import { PlutusDecodeError } from './data-shape'
 /** Reads the one Data item filling `bytes` with `read`, rooting error paths at `root`. */
 export function readCbor<T>(bytes: Uint8Array, root: string, read: (cursor: DataCursor) => T): T {
   try {
-    return readWith(new DataCursor(bytes, root, false), read)
+    return readWith(new DataCursor(bytes, root, undefined), read)
   } catch (e) {
     if (!(e instanceof PlutusDecodeError || e instanceof PlutusDataError)) throw e
     const end = skipPlutusDataItem(bytes, 0)
     if (end !== bytes.length) throw trailingBytes(bytes.length, end)
-    return readWith(new DataCursor(bytes, root, true), read)
+    return readWith(new DataCursor(bytes, root, indefiniteArrayCounts(bytes)), read)
   }
 }
 
@@ -73,8 +74,11 @@ export class DataCursor {
   constructor(
     bytes: Uint8Array,
     private readonly root: string,
-    /** Count an indefinite constructor's fields before reading them (see `readCbor`). */
-    private readonly strict: boolean
+    /**
+     * The item counts of the input's indefinite arrays, when a constructor's fields are to be counted before
+     * they are read (see `readCbor`).
+     */
+    private readonly counts: ReadonlyMap<number, number> | undefined
   ) {
     this.r = new Reader(bytes, 0)
   }
@@ -128,7 +132,7 @@ export class DataCursor {
   fields(count: number): void {
     const top = this.depth - 1
     let found = this.left[top]!
-    if (found < 0 && this.strict) found = this.countIndefinite()
+    if (found < 0 && this.counts !== undefined) found = this.counts.get(this.r.pos) ?? found
     if (found >= 0 && found !== count) this.wrongCount(count, found)
     if (found < 0) this.left[top] = -1 - count
   }
@@ -313,19 +317,6 @@ export class DataCursor {
     this.depth -= 1
   }
 
-  /** The number of fields of the indefinite array the reader is in, read ahead without moving. */
-  private countIndefinite(): number {
-    const r = this.r
-    const from = r.pos
-    let count = 0
-    while (!r.consumeBreak()) {
-      skipData(r, this.depth)
-      count += 1
-    }
-    r.pos = from
-    return count
-  }
-
   private wrongCount(expected: number, found: number): never {
     const top = this.depth - 1
     const message = `${this.constrNames[top]!} takes ${expected} fields, got ${found}`
@@ -357,7 +348,8 @@ const BOOL = ['False', 'True']
 /**
  * Names by their UTF-8 bytes: contracts repeat their token, role and choice names, and a datum is read again by
  * every view of its contract; finding one is cheaper than making it. A 32-bit FNV-1a of the bytes finds the
- * entry, and the bytes are compared before it is used. At most 1024 names, all forgotten when full.
+ * entry, and the bytes are compared before it is used. At most 1024 names, all forgotten when full, and at most
+ * 4 a fingerprint.
  */
 class NameTexts {
   private readonly entries = new Map<number, Array<{ bytes: Uint8Array; text: string }>>()
@@ -378,13 +370,16 @@ class NameTexts {
     }
     const into = this.entries.get(fingerprint)
     if (into === undefined) this.entries.set(fingerprint, [{ bytes, text }])
-    else into.push({ bytes, text })
+    else if (into.length < BUCKET_LIMIT) into.push({ bytes, text })
+    else return text
     this.size += 1
     return text
   }
 }
 
 const NAME_LIMIT = 1024
+/** Names sharing a fingerprint kept at most: crafted collisions cost a few comparisons, not a long search. */
+const BUCKET_LIMIT = 4
 const NAMES = new NameTexts()
 
 function sameBytes(bytes: Uint8Array, source: Uint8Array, from: number, to: number): boolean {

@@ -457,3 +457,46 @@ function byteStringEnd(b: Uint8Array, start: number, length: number): number {
     pos += size
   }
 }
+
+/**
+ * The item counts of every indefinite array in the valid Data item at 0, by where its first item starts. One
+ * pass, so reading a datum while counting each constructor's fields first (see data-cursor.ts) stays linear.
+ */
+export function indefiniteArrayCounts(bytes: Uint8Array): Map<number, number> {
+  const counts = new Map<number, number>()
+  countIn(new Reader(bytes, 0), counts)
+  return counts
+}
+
+function countIn(r: Reader, counts: Map<number, number>): void {
+  const start = r.pos
+  const initial = r.byte()
+  const major = initial >> 5
+  const info = initial & 0x1f
+  if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
+    const perEntry = major === MAJOR_MAP ? 2 : 1
+    if (info !== INDEFINITE) {
+      const count = r.count(major, info, start)
+      for (let i = 0; i < count * perEntry; i++) countIn(r, counts)
+      return
+    }
+    const first = r.pos
+    let items = 0
+    while (!r.consumeBreak()) {
+      for (let i = 0; i < perEntry; i++) countIn(r, counts)
+      items += 1
+    }
+    if (major === MAJOR_ARRAY) counts.set(first, items)
+  } else if (major === MAJOR_TAG) {
+    const tag = r.argument(major, info, start)
+    if (tag === TAG_EXTENDED_CONSTR) {
+      const { indefinite } = r.extendedConstrIndex()
+      countIn(r, counts)
+      r.closeExtended(indefinite)
+    } else countIn(r, counts)
+  } else if (major === MAJOR_BYTES) {
+    r.skipByteString(info, start)
+  } else {
+    r.argumentBig(major, info, start)
+  }
+}

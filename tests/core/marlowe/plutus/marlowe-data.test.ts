@@ -434,6 +434,15 @@ describe('decoding errors name the path', () => {
     expect(decodeFailure(() => marloweDataFromPlutusData(replaceAt(good, path, replacement))).message).toBe(message)
   })
 
+  it('names the bad node under a thousand levels above a large field, counting each level’s fields once', () => {
+    // Assert TrueObs … nested 1000 deep over a Close given a 100,000-item list as a field it does not have.
+    let d: PlutusData = c(0, [{ list: Array.from({ length: 100_000 }, (_, i) => BigInt(i)) }])
+    for (let i = 0; i < 1000; i++) d = c(5, [c(9, []), d])
+    expect(decodeFailure(() => decodeContract(encodePlutusData(d))).message).toBe(
+      `contract${'.then'.repeat(1000)}: Close takes 0 fields, got 1`
+    )
+  })
+
   it('uses the caller’s root name', () => {
     expect(decodeFailure(() => contractFromPlutusData(c(6, []))).message).toBe(
       'contract: expected Contract constructor 0..5, got constructor 6'
