@@ -2,6 +2,7 @@
 import { benchMarloweCore } from './marlowe-core.bench'
 import { benchBuild } from './build.bench'
 import { benchReview } from './review.bench'
+import { benchReviewFuzz } from './review-fuzz.bench'
 import { benchSandbox } from './sandbox.bench'
 import { benchServer } from './server.bench'
 
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
   console.log(`# Marlowe Desk benchmarks (node ${process.version}, ${new Date().toISOString()})`)
   benchMarloweCore()
   await benchReview()
+  await benchReviewFuzz()
   await benchSandbox()
   await benchBuild()
   await benchServer()
