@@ -237,7 +237,11 @@ export function checkOffset(bytes: Uint8Array, offset: number): void {
   }
 }
 
-export function skipData(r: Reader, depth: number): void {
+/**
+ * Checks and skips the Data item at the reader, nested at `depth`; with `counts`, records there the item count of
+ * every indefinite array in it, by where its first item starts.
+ */
+export function skipData(r: Reader, depth: number, counts?: Map<number, number>): void {
   const start = r.pos
   const initial = r.byte()
   const major = initial >> 5
@@ -251,53 +255,64 @@ export function skipData(r: Reader, depth: number): void {
       r.skipByteString(info, start)
       return
     case MAJOR_ARRAY:
-      skipItems(r, MAJOR_ARRAY, info, start, depth + 1)
-      return
     case MAJOR_MAP:
-      skipItems(r, MAJOR_MAP, info, start, depth + 1)
+      skipItems(r, major, info, start, depth + 1, counts)
       return
     case MAJOR_TAG:
-      skipTagged(r, r.argument(major, info, start), start, depth)
+      skipTagged(r, r.argument(major, info, start), start, depth, counts)
       return
     default:
       throw notData(initial, start)
   }
 }
 
-function skipTagged(r: Reader, tag: number, start: number, depth: number): void {
+function skipTagged(r: Reader, tag: number, start: number, depth: number, counts?: Map<number, number>): void {
   if (compactConstrIndex(tag) >= 0) {
-    skipFields(r, depth + 1)
+    skipFields(r, depth + 1, counts)
   } else if (tag === TAG_EXTENDED_CONSTR) {
     const { indefinite } = r.extendedConstrIndex()
-    skipFields(r, depth + 1)
+    skipFields(r, depth + 1, counts)
     r.closeExtended(indefinite)
   } else if (tag === TAG_POSITIVE_BIGNUM || tag === TAG_NEGATIVE_BIGNUM) {
-    const magnitudeStart = r.pos
-    const initial = r.byte()
-    if (initial >> 5 !== MAJOR_BYTES) {
-      throw new PlutusDataError('a bignum tag must be followed by a byte string', magnitudeStart)
-    }
-    r.skipByteString(initial & 0x1f, magnitudeStart)
+    r.bignum(tag)
   } else {
     throw unusedTag(tag, start)
   }
 }
 
-function skipFields(r: Reader, depth: number): void {
+function skipFields(r: Reader, depth: number, counts?: Map<number, number>): void {
   const count = r.fieldsHead(depth)
-  if (count < 0) while (!r.consumeBreak()) skipData(r, depth)
-  else for (let i = 0; i < count; i++) skipData(r, depth)
+  if (count >= 0) for (let i = 0; i < count; i++) skipData(r, depth, counts)
+  else skipUntilBreak(r, 1, depth, counts)
 }
 
-function skipItems(r: Reader, major: number, info: number, start: number, depth: number): void {
+function skipItems(
+  r: Reader,
+  major: number,
+  info: number,
+  start: number,
+  depth: number,
+  counts?: Map<number, number>
+): void {
   checkDepth(depth, start)
   const perEntry = major === MAJOR_MAP ? 2 : 1
   if (info === INDEFINITE) {
-    while (!r.consumeBreak()) for (let i = 0; i < perEntry; i++) skipData(r, depth)
+    skipUntilBreak(r, perEntry, depth, counts)
     return
   }
   const count = r.count(major, info, start)
-  for (let i = 0; i < count * perEntry; i++) skipData(r, depth)
+  for (let i = 0; i < count * perEntry; i++) skipData(r, depth, counts)
+}
+
+/** The items (entries of `perEntry` items) of an indefinite array or map, up to its break; an array's recorded. */
+function skipUntilBreak(r: Reader, perEntry: number, depth: number, counts?: Map<number, number>): void {
+  const first = r.pos
+  let entries = 0
+  while (!r.consumeBreak()) {
+    for (let i = 0; i < perEntry; i++) skipData(r, depth, counts)
+    entries += 1
+  }
+  if (perEntry === 1) counts?.set(first, entries)
 }
 
 function invalidInfo(major: number, info: number, start: number): PlutusDataError {
@@ -464,39 +479,6 @@ function byteStringEnd(b: Uint8Array, start: number, length: number): number {
  */
 export function indefiniteArrayCounts(bytes: Uint8Array): Map<number, number> {
   const counts = new Map<number, number>()
-  countIn(new Reader(bytes, 0), counts)
+  skipData(new Reader(bytes, 0), 0, counts)
   return counts
-}
-
-function countIn(r: Reader, counts: Map<number, number>): void {
-  const start = r.pos
-  const initial = r.byte()
-  const major = initial >> 5
-  const info = initial & 0x1f
-  if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
-    const perEntry = major === MAJOR_MAP ? 2 : 1
-    if (info !== INDEFINITE) {
-      const count = r.count(major, info, start)
-      for (let i = 0; i < count * perEntry; i++) countIn(r, counts)
-      return
-    }
-    const first = r.pos
-    let items = 0
-    while (!r.consumeBreak()) {
-      for (let i = 0; i < perEntry; i++) countIn(r, counts)
-      items += 1
-    }
-    if (major === MAJOR_ARRAY) counts.set(first, items)
-  } else if (major === MAJOR_TAG) {
-    const tag = r.argument(major, info, start)
-    if (tag === TAG_EXTENDED_CONSTR) {
-      const { indefinite } = r.extendedConstrIndex()
-      countIn(r, counts)
-      r.closeExtended(indefinite)
-    } else countIn(r, counts)
-  } else if (major === MAJOR_BYTES) {
-    r.skipByteString(info, start)
-  } else {
-    r.argumentBig(major, info, start)
-  }
 }
