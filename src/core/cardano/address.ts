@@ -5,7 +5,7 @@
  */
 import { bech32 } from '@scure/base'
 import { bytesToHex, hexToBytes } from '../bytes'
-import { memoByText } from '../memo'
+import { TextsByBytes, memoByText } from '../memo'
 
 export interface Credential {
   readonly type: 'key' | 'script'
@@ -101,7 +101,7 @@ export function formatShelleyAddressBytes(
 ): string {
   const headerType =
     stake === undefined ? (payment.script ? 0x7 : 0x6) : (payment.script ? 0x1 : 0x0) | (stake.script ? 0x2 : 0x0)
-  return formattedTexts.text((headerType << 4) | (mainnet ? 1 : 0), payment.hash, stake?.hash)
+  return formattedText((headerType << 4) | (mainnet ? 1 : 0), payment.hash, stake?.hash)
 }
 
 /**
@@ -110,38 +110,25 @@ export function formatShelleyAddressBytes(
  * the payload finds the entry, and the bytes themselves are compared before it is used. Nothing is allocated
  * when the text is known.
  */
-class FormattedTexts {
-  private readonly entries = new Map<number, Array<{ payload: Uint8Array; text: string }>>()
-  private size = 0
+const FORMATTED = new TextsByBytes(PARSED_CACHE_LIMIT)
 
-  text(header: number, payment: Uint8Array, stake: Uint8Array | undefined): string {
-    const fingerprint = Math.imul(sample(payment, header), 0x01000193) ^ (stake === undefined ? 0 : sample(stake, 0))
-    const bucket = this.entries.get(fingerprint)
-    if (bucket !== undefined) for (const e of bucket) if (samePayload(e.payload, header, payment, stake)) return e.text
-    const payload = new Uint8Array(1 + HASH_BYTES * (stake === undefined ? 1 : 2))
-    payload[0] = header
-    payload.set(payment, 1)
-    if (stake !== undefined) payload.set(stake, 1 + HASH_BYTES)
-    const prefix = (header & 1) === 1 ? MAINNET_PREFIX : TESTNET_PREFIX
-    const text = bech32.encode(prefix, bech32.toWords(payload), MAX_BECH32_LENGTH)
-    let into = bucket
-    if (this.size >= PARSED_CACHE_LIMIT) {
-      this.entries.clear()
-      this.size = 0
-      into = undefined
-    }
-    if (into === undefined) this.entries.set(fingerprint, [{ payload, text }])
-    else if (into.length < BUCKET_LIMIT) into.push({ payload, text })
-    else return text
-    this.size += 1
-    return text
-  }
+function formattedText(header: number, payment: Uint8Array, stake: Uint8Array | undefined): string {
+  const fingerprint = Math.imul(sample(payment, header), 0x01000193) ^ (stake === undefined ? 0 : sample(stake, 0))
+  for (const e of FORMATTED.under(fingerprint) ?? []) if (samePayload(e.bytes, header, payment, stake)) return e.text
+  const payload = new Uint8Array(1 + HASH_BYTES * (stake === undefined ? 1 : 2))
+  payload[0] = header
+  payload.set(payment, 1)
+  if (stake !== undefined) payload.set(stake, 1 + HASH_BYTES)
+  const prefix = (header & 1) === 1 ? MAINNET_PREFIX : TESTNET_PREFIX
+  const text = bech32.encode(prefix, bech32.toWords(payload), MAX_BECH32_LENGTH)
+  FORMATTED.keep(fingerprint, payload, text)
+  return text
 }
 
 /**
  * A 32-bit sample of a credential hash (its first and last four bytes) mixed into `seed`. The hashes are hash
- * outputs, so a sample tells them apart; crafted ones that collide only share a bucket of at most BUCKET_LIMIT
- * entries, compared in full (the rest are formatted each time).
+ * outputs, so a sample tells them apart; crafted ones that collide only share a fingerprint, under which few
+ * are kept and compared in full (the rest are formatted each time).
  */
 function sample(hash: Uint8Array, seed: number): number {
   const last = hash.length - 4
@@ -157,10 +144,6 @@ function samePayload(payload: Uint8Array, header: number, payment: Uint8Array, s
     for (let i = 0; i < HASH_BYTES; i += 1) if (payload[1 + HASH_BYTES + i] !== stake[i]) return false
   return true
 }
-
-/** Addresses sharing a fingerprint kept at most: crafted hashes that collide cost a few comparisons each. */
-const BUCKET_LIMIT = 4
-const formattedTexts = new FormattedTexts()
 
 function decodeBech32(text: string): { prefix: string; payload: Uint8Array } {
   const lowered = text.toLowerCase()

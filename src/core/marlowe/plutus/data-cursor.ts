@@ -10,6 +10,7 @@
  * decoder followed by shape checks would.
  */
 import { bytesToHex, utf8DecodeStrict } from '../../bytes'
+import { TextsByBytes } from '../../memo'
 import { trailingBytes, decodePlutusDataItem } from './data-decoder'
 import {
   INDEFINITE,
@@ -220,7 +221,7 @@ export class DataCursor {
   text(name: string): string {
     const from = this.shortString()
     if (from >= 0) {
-      const known = NAMES.text(this.r.bytes, from, this.shortEnd)
+      const known = nameText(this.r.bytes, from, this.shortEnd)
       if (known !== undefined) {
         this.r.pos = this.shortEnd
         return known
@@ -348,39 +349,20 @@ const BOOL = ['False', 'True']
 /**
  * Names by their UTF-8 bytes: contracts repeat their token, role and choice names, and a datum is read again by
  * every view of its contract; finding one is cheaper than making it. A 32-bit FNV-1a of the bytes finds the
- * entry, and the bytes are compared before it is used. At most 1024 names, all forgotten when full, and at most
- * 4 a fingerprint.
+ * entry, and the bytes are compared before it is used. At most 1024 names.
  */
-class NameTexts {
-  private readonly entries = new Map<number, Array<{ bytes: Uint8Array; text: string }>>()
-  private size = 0
+const NAMES = new TextsByBytes(1024)
 
-  /** The text of `source[from, to)`, or undefined when those bytes are not UTF-8. */
-  text(source: Uint8Array, from: number, to: number): string | undefined {
-    let fingerprint = 0x811c9dc5
-    for (let i = from; i < to; i += 1) fingerprint = Math.imul(fingerprint ^ source[i]!, 0x01000193)
-    const bucket = this.entries.get(fingerprint)
-    if (bucket !== undefined) for (const e of bucket) if (sameBytes(e.bytes, source, from, to)) return e.text
-    const bytes = source.slice(from, to)
-    const text = utf8DecodeStrict(bytes)
-    if (text === undefined) return undefined
-    if (this.size >= NAME_LIMIT) {
-      this.entries.clear()
-      this.size = 0
-    }
-    const into = this.entries.get(fingerprint)
-    if (into === undefined) this.entries.set(fingerprint, [{ bytes, text }])
-    else if (into.length < BUCKET_LIMIT) into.push({ bytes, text })
-    else return text
-    this.size += 1
-    return text
-  }
+/** The text of `source[from, to)`, or undefined when those bytes are not UTF-8. */
+function nameText(source: Uint8Array, from: number, to: number): string | undefined {
+  let fingerprint = 0x811c9dc5
+  for (let i = from; i < to; i += 1) fingerprint = Math.imul(fingerprint ^ source[i]!, 0x01000193)
+  for (const e of NAMES.under(fingerprint) ?? []) if (sameBytes(e.bytes, source, from, to)) return e.text
+  const bytes = source.slice(from, to)
+  const text = utf8DecodeStrict(bytes)
+  if (text !== undefined) NAMES.keep(fingerprint, bytes, text)
+  return text
 }
-
-const NAME_LIMIT = 1024
-/** Names sharing a fingerprint kept at most: crafted collisions cost a few comparisons, not a long search. */
-const BUCKET_LIMIT = 4
-const NAMES = new NameTexts()
 
 function sameBytes(bytes: Uint8Array, source: Uint8Array, from: number, to: number): boolean {
   if (bytes.length !== to - from) return false
