@@ -27,7 +27,6 @@ import {
   checkDepth,
   compactConstrIndex,
   indefiniteArrayCounts,
-  skipData,
   skipPlutusDataItem
 } from './data-reader'
 import { PlutusDataError, type PlutusData } from './data-types'
@@ -149,14 +148,9 @@ export class DataCursor {
     const top = this.depth - 1
     const left = this.left[top]!
     const r = this.r
-    if (left < 0 && !r.consumeBreak()) {
-      let extra = 0
-      while (!r.consumeBreak()) {
-        skipData(r, top + 1)
-        extra += 1
-      }
-      this.wrongCount(-1 - left, -1 - left + extra)
-    }
+    // Only a first, fast read gets here with fields left over (the re-read counts them up front, in `fields`),
+    // and its error is not the one reported: no need to count them.
+    if (left < 0 && !r.consumeBreak()) this.wrongCount(-1 - left, 'more')
     const extended = this.items[top]!
     this.pop()
     if (extended >= 0) r.closeExtended(extended === 1)
@@ -318,7 +312,7 @@ export class DataCursor {
     this.depth -= 1
   }
 
-  private wrongCount(expected: number, found: number): never {
+  private wrongCount(expected: number, found: number | 'more'): never {
     const top = this.depth - 1
     const message = `${this.constrNames[top]!} takes ${expected} fields, got ${found}`
     throw new PlutusDecodeError(this.path(''), message)

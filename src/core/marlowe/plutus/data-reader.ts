@@ -241,7 +241,7 @@ export function checkOffset(bytes: Uint8Array, offset: number): void {
  * Checks and skips the Data item at the reader, nested at `depth`; with `counts`, records there the item count of
  * every indefinite array in it, by where its first item starts.
  */
-export function skipData(r: Reader, depth: number, counts?: Map<number, number>): void {
+function skipData(r: Reader, depth: number, counts?: Map<number, number>): void {
   const start = r.pos
   const initial = r.byte()
   const major = initial >> 5
