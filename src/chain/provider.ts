@@ -83,13 +83,40 @@ export interface RedeemerBudget {
   readonly exUnits: ExUnits
 }
 
+/** A block on chain: where a transaction was confirmed, or how far an index has read. */
+export interface BlockPoint {
+  readonly slot: bigint
+  readonly blockNo: bigint
+  readonly blockHash: string
+}
+
 export type TxStatus =
   | { readonly status: 'unknown' }
   | { readonly status: 'pending' }
-  | {
-      readonly status: 'confirmed'
-      readonly block: { readonly slot: bigint; readonly blockNo: bigint; readonly blockHash: string }
-    }
+  | { readonly status: 'confirmed'; readonly block: BlockPoint }
+
+/** A confirmed transaction exactly as on chain, and its block. */
+export interface ChainTx {
+  readonly txId: string
+  readonly block: BlockPoint
+  /** The whole transaction's CBOR. */
+  readonly cbor: Uint8Array
+}
+
+export interface ScriptTxQuery {
+  /** Payment script hashes (28-byte hex): a transaction counts when it pays to or spends from any of them. */
+  readonly scriptHashes: readonly string[]
+  /** The last block already read; absent to read from the first such transaction on chain. */
+  readonly after?: BlockPoint
+  /** How many transactions a page holds at most (whole blocks: a block's transactions are never split). */
+  readonly limit: number
+}
+
+export type ScriptTxPage =
+  /** The transactions after `after`, in chain order; the next page starts after `until`. */
+  | { readonly kind: 'forward'; readonly txs: readonly ChainTx[]; readonly until: BlockPoint }
+  /** `after` is no longer on chain: forget what was read after `to` (absent: everything), and read on from there. */
+  | { readonly kind: 'rollback'; readonly to?: BlockPoint }
 
 export type ChainErrorKind =
   /** The node (or ledger) refused the transaction; `reason` is its own words. */
@@ -129,4 +156,9 @@ export interface ChainProvider {
   /** Resolves with the tx id once the node accepted the tx into its mempool; rejects with a ChainError. */
   submit(tx: Uint8Array): Promise<string>
   txStatus(txId: string): Promise<TxStatus>
+  /**
+   * The chain index: every transaction touching the given script credentials, whoever built it. Providers
+   * that cannot list them leave it out; the service then knows only the transactions it built.
+   */
+  scriptTransactions?(query: ScriptTxQuery): Promise<ScriptTxPage>
 }

@@ -53,5 +53,23 @@ export const MIGRATIONS: readonly string[] = [
      withdrawal_id TEXT REFERENCES txs(tx_id)
    ) STRICT;
    CREATE INDEX payouts_by_contract ON payouts(contract_id);
-   CREATE INDEX payouts_by_withdrawal ON payouts(withdrawal_id);`
+   CREATE INDEX payouts_by_withdrawal ON payouts(withdrawal_id);`,
+  // 3: the chain index. Transactions read from the chain (whoever built them) sit beside our builds, marked by
+  // origin; chain_seq orders confirmations as the chain made them; a contract's current UTxO finds it when a
+  // transaction spends it; the cursor is the last block read.
+  `ALTER TABLE txs ADD COLUMN origin TEXT NOT NULL DEFAULT 'built' CHECK (origin IN ('built', 'chain'));
+   ALTER TABLE txs ADD COLUMN chain_seq INTEGER;
+   CREATE INDEX txs_by_block ON txs(block_no) WHERE block_no IS NOT NULL;
+   ALTER TABLE contracts ADD COLUMN utxo TEXT;
+   UPDATE contracts SET utxo = (
+     SELECT CASE t.kind WHEN 'create' THEN contracts.contract_id ELSE json_extract(t.details, '$.output.ref') END
+       FROM txs t WHERE t.tx_id = contracts.head_tx_id)
+    WHERE head_tx_id IS NOT NULL;
+   CREATE UNIQUE INDEX contracts_by_utxo ON contracts(utxo) WHERE utxo IS NOT NULL;
+   CREATE TABLE chain_cursor (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     slot INTEGER NOT NULL,
+     block_no INTEGER NOT NULL,
+     block_hash TEXT NOT NULL
+   ) STRICT;`
 ]

@@ -7,6 +7,8 @@ import type { Db } from './database'
 
 export type TxKind = 'create' | 'apply' | 'withdraw'
 export type TxStatusName = 'unsigned' | 'submitted' | 'confirmed'
+/** `built`: by this service; `chain`: read from the chain, built by someone else. */
+export type TxOrigin = 'built' | 'chain'
 
 export interface BlockRow {
   readonly slot: bigint
@@ -30,6 +32,7 @@ export interface TxRow {
   readonly submittedAt?: number
   readonly block?: BlockRow
   readonly details: string
+  readonly origin: TxOrigin
 }
 
 export interface PayoutRow {
@@ -49,6 +52,16 @@ export interface ContractRow {
   readonly rolesCurrency: string
   /** The newest confirmed transaction of the contract; absent until its creation is confirmed. */
   readonly headTxId?: string
+  /** The contract's current Marlowe UTxO (`txid#ix`); absent before its creation is confirmed and once closed. */
+  readonly utxo?: string
+}
+
+/** What a confirmed transaction does to the stored contracts and payouts. */
+export interface ConfirmEffects {
+  /** The contract moves to this transaction, now at `utxo` (`null`: closed). */
+  readonly head?: { readonly contractId: string; readonly utxo: string | null }
+  readonly newPayouts?: readonly Omit<PayoutRow, 'withdrawalId'>[]
+  readonly withdrawn?: readonly string[]
 }
 
 interface RawTx {
@@ -66,6 +79,7 @@ interface RawTx {
   block_no: bigint | null
   block_hash: string | null
   details: string
+  origin: TxOrigin
 }
 
 interface RawPayout {
@@ -83,6 +97,7 @@ interface RawContract {
   create_tx_id: string
   roles_currency: string
   head_tx_id: string | null
+  utxo: string | null
 }
 
 const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
@@ -102,7 +117,8 @@ function txFromRaw(r: RawTx): TxRow {
     ...(r.block_hash === null || r.block_slot === null || r.block_no === null
       ? {}
       : { block: { slot: BigInt(r.block_slot), blockNo: BigInt(r.block_no), blockHash: r.block_hash } }),
-    details: r.details
+    details: r.details,
+    origin: r.origin
   }
 }
 
@@ -123,7 +139,8 @@ function contractFromRaw(r: RawContract): ContractRow {
     contractId: r.contract_id,
     createTxId: r.create_tx_id,
     rolesCurrency: r.roles_currency,
-    ...(r.head_tx_id === null ? {} : { headTxId: r.head_tx_id })
+    ...(r.head_tx_id === null ? {} : { headTxId: r.head_tx_id }),
+    ...(r.utxo === null ? {} : { utxo: r.utxo })
   }
 }
 
@@ -163,12 +180,44 @@ export class ServiceStore {
         "UPDATE txs SET status = 'unsigned', submitted_at = NULL WHERE tx_id = ? AND status = 'submitted'"
       ),
       markConfirmed: db.prepare(
-        `UPDATE txs SET status = 'confirmed', block_slot = ?, block_no = ?, block_hash = ?
+        `UPDATE txs SET status = 'confirmed', block_slot = ?, block_no = ?, block_hash = ?,
+                chain_seq = (SELECT COALESCE(MAX(chain_seq), 0) + 1 FROM txs)
           WHERE tx_id = ? AND status <> 'confirmed'`
       ),
+      insertChainTx: db.prepare(
+        `INSERT INTO txs (tx_id, kind, contract_id, era, unsigned_tx, status, reservation_key, created_at, details,
+                          block_slot, block_no, block_hash, origin, chain_seq)
+         VALUES (@txId, @kind, @contractId, @era, @tx, 'confirmed', '', @createdAt, @details,
+                 @slot, @blockNo, @blockHash, 'chain', (SELECT COALESCE(MAX(chain_seq), 0) + 1 FROM txs))
+         ON CONFLICT (tx_id) DO NOTHING`
+      ),
+      confirmedAfter: txs(
+        "SELECT * FROM txs WHERE status = 'confirmed' AND block_no > ? ORDER BY block_no DESC, chain_seq DESC"
+      ),
+      unconfirm: db.prepare(
+        `UPDATE txs SET status = 'submitted', block_slot = NULL, block_no = NULL, block_hash = NULL, chain_seq = NULL,
+                submitted_at = COALESCE(submitted_at, ?)
+          WHERE tx_id = ?`
+      ),
+      deleteTx: db.prepare('DELETE FROM txs WHERE tx_id = ?'),
+      deleteContract: db.prepare('DELETE FROM contracts WHERE contract_id = ?'),
+      deletePayoutsOf: db.prepare('DELETE FROM payouts WHERE tx_id = ?'),
+      unwithdraw: db.prepare('UPDATE payouts SET withdrawal_id = NULL WHERE withdrawal_id = ?'),
+      newestConfirmedOf: txs(
+        `SELECT * FROM txs WHERE contract_id = ? AND status = 'confirmed'
+          ORDER BY block_no DESC, chain_seq DESC LIMIT 1`
+      ),
+      cursor: db.prepare('SELECT slot, block_no, block_hash FROM chain_cursor WHERE id = 1').safeIntegers(true),
+      setCursor: db.prepare(
+        `INSERT INTO chain_cursor (id, slot, block_no, block_hash) VALUES (1, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET slot = excluded.slot, block_no = excluded.block_no,
+                                        block_hash = excluded.block_hash`
+      ),
+      clearCursor: db.prepare('DELETE FROM chain_cursor'),
       contract: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
+      contractAtUtxo: db.prepare('SELECT * FROM contracts WHERE utxo = ?'),
       contracts: db.prepare('SELECT * FROM contracts'),
-      setHead: db.prepare('UPDATE contracts SET head_tx_id = ? WHERE contract_id = ?'),
+      setHead: db.prepare('UPDATE contracts SET head_tx_id = ?, utxo = ? WHERE contract_id = ?'),
       insertPayout: db.prepare(
         `INSERT OR IGNORE INTO payouts (payout_id, contract_id, tx_id, roles_currency, role, assets)
          VALUES (@payoutId, @contractId, @txId, @rolesCurrency, @role, @assets)`
@@ -258,22 +307,112 @@ export class ServiceStore {
    * Marks a tx confirmed and applies what it does, atomically: the contract's head moves to it, the payouts
    * it creates appear, and the payouts a withdrawal spends are marked withdrawn.
    */
-  confirm(
-    txId: string,
-    block: BlockRow,
-    effects: {
-      readonly head?: { readonly contractId: string }
-      readonly newPayouts?: readonly Omit<PayoutRow, 'withdrawalId'>[]
-      readonly withdrawn?: readonly string[]
-    }
-  ): void {
+  confirm(txId: string, block: BlockRow, effects: ConfirmEffects): void {
     const s = this.statements
     this.writes += 1
     this.db.transaction(() => {
       if (s.markConfirmed.run(block.slot, block.blockNo, block.blockHash, txId).changes === 0) return
-      if (effects.head !== undefined) s.setHead.run(txId, effects.head.contractId)
-      for (const p of effects.newPayouts ?? []) s.insertPayout.run(p)
-      for (const id of effects.withdrawn ?? []) s.withdrawPayout.run(txId, id)
+      this.applyEffects(txId, effects)
+    })()
+  }
+
+  private applyEffects(txId: string, effects: ConfirmEffects): void {
+    const s = this.statements
+    if (effects.head !== undefined) s.setHead.run(txId, effects.head.utxo, effects.head.contractId)
+    for (const p of effects.newPayouts ?? []) s.insertPayout.run(p)
+    for (const id of effects.withdrawn ?? []) s.withdrawPayout.run(txId, id)
+  }
+
+  /**
+   * Records a confirmed transaction someone else built, as read from the chain, with what it does: a creation
+   * also opens its contract. A transaction already stored is left as it is.
+   */
+  insertChainTx(
+    row: {
+      readonly txId: string
+      readonly kind: TxKind
+      readonly contractId?: string
+      readonly rolesCurrency?: string
+      readonly tx: Uint8Array
+      readonly block: BlockRow
+      readonly createdAt: number
+      readonly details: string
+    },
+    effects: ConfirmEffects
+  ): void {
+    const s = this.statements
+    this.writes += 1
+    this.db.transaction(() => {
+      const inserted = s.insertChainTx.run({
+        txId: row.txId,
+        kind: row.kind,
+        contractId: row.contractId ?? null,
+        era: 'Conway',
+        tx: row.tx,
+        createdAt: row.createdAt,
+        details: row.details,
+        slot: row.block.slot,
+        blockNo: row.block.blockNo,
+        blockHash: row.block.blockHash
+      })
+      if (inserted.changes === 0) return
+      if (row.kind === 'create' && row.contractId !== undefined) {
+        s.insertContract.run(row.contractId, row.txId, row.rolesCurrency ?? '')
+      }
+      this.applyEffects(row.txId, effects)
+    })()
+  }
+
+  /** The contract whose current Marlowe UTxO is `ref` (`txid#ix`). */
+  contractAtUtxo(ref: string): ContractRow | undefined {
+    const raw = this.statements.contractAtUtxo.get(ref) as RawContract | undefined
+    return raw === undefined ? undefined : contractFromRaw(raw)
+  }
+
+  /** The last block the chain index read. */
+  chainCursor(): BlockRow | undefined {
+    const raw = this.statements.cursor.get() as { slot: bigint; block_no: bigint; block_hash: string } | undefined
+    return raw === undefined ? undefined : { slot: raw.slot, blockNo: raw.block_no, blockHash: raw.block_hash }
+  }
+
+  setChainCursor(point: BlockRow): void {
+    this.writes += 1
+    this.statements.setCursor.run(point.slot, point.blockNo, point.blockHash)
+  }
+
+  /**
+   * The chain rolled back to `point` (absent: to its start): every confirmation in a later block is undone,
+   * newest first. Transactions read from the chain are forgotten with what they did; our own builds go back to
+   * submitted (the follower asks the node about them again). Each contract that moved is put back on its newest
+   * remaining confirmed transaction, whose UTxO `utxoOf` names. Returns the undone transactions' ids.
+   */
+  rollBack(point: BlockRow | undefined, at: number, utxoOf: (head: TxRow) => string | null): string[] {
+    const s = this.statements
+    this.writes += 1
+    return this.db.transaction(() => {
+      const undone = (s.confirmedAfter.all(point?.blockNo ?? -1n) as RawTx[]).map(txFromRaw)
+      const moved = new Set(undone.flatMap((row) => (row.contractId === undefined ? [] : [row.contractId])))
+      // Heads first: a head names its transaction, which may be about to go.
+      for (const contractId of moved) s.setHead.run(null, null, contractId)
+      for (const row of undone) {
+        s.unwithdraw.run(row.txId)
+        s.deletePayoutsOf.run(row.txId)
+        if (row.origin === 'built') {
+          s.unconfirm.run(at, row.txId)
+          continue
+        }
+        if (row.kind === 'create' && row.contractId !== undefined) s.deleteContract.run(row.contractId)
+        s.deleteTx.run(row.txId)
+      }
+      for (const contractId of moved) {
+        const raw = s.newestConfirmedOf.get(contractId) as RawTx | undefined
+        if (raw === undefined) continue
+        const head = txFromRaw(raw)
+        s.setHead.run(head.txId, utxoOf(head), contractId)
+      }
+      if (point === undefined) s.clearCursor.run()
+      else s.setCursor.run(point.slot, point.blockNo, point.blockHash)
+      return undone.map((r) => r.txId)
     })()
   }
 

@@ -20,12 +20,23 @@ import {
 } from '@blaze-cardano/core'
 import { Emulator } from '@blaze-cardano/emulator'
 import { bytesToHex, hexToBytes } from '../../core/bytes'
-import { ChainError, type RedeemerBudget, type TxOutRef, type Utxo } from '../provider'
+import type { Credential } from '../../core/cardano/address'
+import { decodeAddress, decodeTransaction } from '../../core/cardano/tx'
+import {
+  ChainError,
+  type BlockPoint,
+  type RedeemerBudget,
+  type ScriptTxPage,
+  type ScriptTxQuery,
+  type TxOutRef,
+  type Utxo
+} from '../provider'
 import { checkBeforeSubmit } from './checks'
 import { fromScriptRef, fromUtxo, refKey, toBlazeInput, toUtxo } from './convert'
 import { RecyclingEvaluator } from './evaluator'
 import { GENESIS_ID, GENESIS_OUTPUTS, GENESIS_TX_IDS } from './genesis'
 import { SANDBOX_BLAZE_PARAMS } from './params'
+import { ScriptTxLog } from './script-log'
 import type { BlockRef, LedgerSnapshot } from './state-file'
 
 export const SLOT_LENGTH_MS = 1000n
@@ -72,13 +83,18 @@ export interface LedgerOptions {
 }
 
 export class SandboxLedger {
+  private readonly blockHashes = new Set<string>()
+
   private constructor(
     private readonly emulator: Emulator,
     readonly evaluator: RecyclingEvaluator,
     readonly zeroTime: bigint,
     private lastBlock: BlockRef,
-    private readonly transactions: Map<string, BlockRef>
-  ) {}
+    private readonly transactions: Map<string, BlockRef>,
+    private readonly scriptTxs: ScriptTxLog
+  ) {
+    for (const block of transactions.values()) this.blockHashes.add(block.blockHash)
+  }
 
   private static emulator(zeroTime: bigint, options: LedgerOptions): [Emulator, RecyclingEvaluator] {
     const slotConfig = { zeroTime: Number(zeroTime), zeroSlot: 0, slotLength: Number(SLOT_LENGTH_MS) }
@@ -95,7 +111,8 @@ export class SandboxLedger {
       emulator.addUtxo(new TransactionUnspentOutput(toBlazeInput(o.ref), output))
     }
     const block0: BlockRef = { slot: 0n, blockNo: 0n, blockHash: GENESIS_ID }
-    return new SandboxLedger(emulator, evaluator, zeroTime, block0, new Map(GENESIS_TX_IDS.map((id) => [id, block0])))
+    const transactions = new Map(GENESIS_TX_IDS.map((id) => [id, block0]))
+    return new SandboxLedger(emulator, evaluator, zeroTime, block0, transactions, new ScriptTxLog())
   }
 
   /** Throws `Error` when the snapshot's contents do not decode (the caller reports the file as corrupt). */
@@ -122,7 +139,14 @@ export class SandboxLedger {
       emulator.datumHashes[hash] = PlutusData.fromCbor(HexBlob(cbor))
     })
     if (s.slot > 0n) emulator.stepForwardToSlot(s.slot)
-    return new SandboxLedger(emulator, evaluator, s.zeroTime, s.tip, new Map(s.transactions))
+    return new SandboxLedger(
+      emulator,
+      evaluator,
+      s.zeroTime,
+      s.tip,
+      new Map(s.transactions),
+      new ScriptTxLog(s.scriptTxs)
+    )
   }
 
   snapshot(timeOffsetMs: bigint): LedgerSnapshot {
@@ -135,7 +159,8 @@ export class SandboxLedger {
       tip: this.lastBlock,
       utxos: this.emulator.utxos().map((u) => [u.input().toCbor(), u.output().toCbor()] as const),
       datums: Object.entries(this.emulator.datumHashes).map(([hash, datum]) => [hash, datum.toCbor()] as const),
-      transactions: this.transactions
+      transactions: this.transactions,
+      scriptTxs: this.scriptTxs.entries()
     }
   }
 
@@ -222,20 +247,42 @@ export class SandboxLedger {
     const tx = decodeTx(bytes, 'Rejected')
     const txId = tx.getId()
     checkBeforeSubmit(tx, { params: SANDBOX_BLAZE_PARAMS, output: (input) => this.emulator.getOutput(input) })
+    const scripts = this.scriptsTouched(bytes)
     try {
       await this.emulator.submitTransaction(tx)
     } catch (e) {
       throw new ChainError('Rejected', ledgerWords(e), { txId })
     }
-    this.confirm(txId)
+    const block = this.confirm(txId)
+    if (scripts.length > 0) this.scriptTxs.add({ txId, block, cbor: bytes.slice(), scripts })
     return txId
+  }
+
+  /** The payment script hashes of what the transaction pays to and spends (read before the inputs are gone). */
+  private scriptsTouched(bytes: Uint8Array): string[] {
+    const tx = decodeTransaction(bytes)
+    const scripts = new Set<string>()
+    const add = (payment: Credential | undefined): void => {
+      if (payment?.type === 'script') scripts.add(payment.hash)
+    }
+    for (const output of tx.body.outputs) add(output.address.payment)
+    for (const input of tx.body.inputs) {
+      const spent = this.emulator.getOutput(toBlazeInput(input))
+      if (spent !== undefined) add(decodeAddress(hexToBytes(spent.address().toBytes())).payment)
+    }
+    return [...scripts].sort()
+  }
+
+  /** The chain index's page (see `ChainProvider.scriptTransactions`). */
+  scriptTransactions(query: ScriptTxQuery): ScriptTxPage {
+    return this.scriptTxs.page(query, this.lastBlock, (point: BlockPoint) => this.blockHashes.has(point.blockHash))
   }
 
   /**
    * Applies the emulator's mempool (just this transaction) in a block at the current slot. The emulator only
    * applies its mempool when the clock moves, so the clock is stepped back one slot and forward again.
    */
-  private confirm(txId: string): void {
+  private confirm(txId: string): BlockRef {
     const slot = this.emulator.clock.slot
     this.emulator.clock.slot = slot - 1
     this.emulator.stepForwardToSlot(slot)
@@ -246,6 +293,8 @@ export class SandboxLedger {
     }
     this.lastBlock = block
     this.transactions.set(txId, block)
+    this.blockHashes.add(block.blockHash)
+    return block
   }
 
   confirmation(txId: string): BlockRef | undefined {

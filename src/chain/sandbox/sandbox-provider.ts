@@ -12,6 +12,8 @@ import type {
   EraSummary,
   ProtocolParameters,
   RedeemerBudget,
+  ScriptTxPage,
+  ScriptTxQuery,
   TxOutRef,
   TxStatus,
   Utxo
@@ -137,6 +139,10 @@ export class SandboxProvider implements ChainProvider {
       const block = this.ledger.confirmation(txId)
       return block === undefined ? { status: 'unknown' } : { status: 'confirmed', block }
     })
+  }
+
+  scriptTransactions(query: ScriptTxQuery): Promise<ScriptTxPage> {
+    return this.read(() => this.ledger.scriptTransactions(query))
   }
 
   /** Pays `lovelace` from the faucet wallet to `address` in a real transaction; the new UTxO is output 0. */

@@ -11,7 +11,10 @@
  *     "tip": { "slot", "blockNo", "blockHash" }            — the last block,
  *     "utxos": [[<input CBOR hex>, <output CBOR hex>], …],
  *     "datums": [[<datum hash>, <datum CBOR hex>], …]        — every datum the ledger has seen,
- *     "transactions": [[<tx id>, <slot>, <block no>, <block hash>], …] }
+ *     "transactions": [[<tx id>, <slot>, <block no>, <block hash>], …],
+ *     "scriptTxs": [[<tx id>, <tx CBOR hex>, [<payment script hash>, …]], …] }  — the chain index, in chain order
+ *
+ * `scriptTxs` came later: a file without it has an empty index (the transactions before it are not listed).
  *
  * A file that cannot be read, is not this format, or was made by another genesis is refused with a
  * `ChainError` saying what is wrong and what to do; it is never overwritten.
@@ -28,8 +31,10 @@ import {
   writeSync
 } from 'node:fs'
 import { join } from 'node:path'
+import { bytesToHex, hexToBytes } from '../../core/bytes'
 import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { ChainError } from '../provider'
+import type { LoggedTx } from './script-log'
 
 export interface BlockRef {
   readonly slot: bigint
@@ -47,12 +52,14 @@ export interface LedgerSnapshot {
   readonly utxos: readonly (readonly [input: string, output: string])[]
   readonly datums: readonly (readonly [hash: string, datum: string])[]
   readonly transactions: ReadonlyMap<string, BlockRef>
+  readonly scriptTxs: readonly LoggedTx[]
 }
 
 const FORMAT = 'marlowe-desk sandbox ledger'
 const VERSION = 1n
 const HEX = /^(?:[0-9a-f]{2})*$/
 const HASH32 = /^[0-9a-f]{64}$/
+const HASH28 = /^[0-9a-f]{56}$/
 
 function encodeSnapshot(s: LedgerSnapshot): string {
   const block = (b: BlockRef): JsonObject => ({ slot: b.slot, blockNo: b.blockNo, blockHash: b.blockHash })
@@ -66,7 +73,8 @@ function encodeSnapshot(s: LedgerSnapshot): string {
     tip: block(s.tip),
     utxos: s.utxos.map(([i, o]) => [i, o]),
     datums: s.datums.map(([h, d]) => [h, d]),
-    transactions: [...s.transactions].map(([id, b]) => [id, b.slot, b.blockNo, b.blockHash])
+    transactions: [...s.transactions].map(([id, b]) => [id, b.slot, b.blockNo, b.blockHash]),
+    scriptTxs: s.scriptTxs.map((t) => [t.txId, bytesToHex(t.cbor), [...t.scripts]])
   }
   return stringifyJson(doc, { indent: 1 })
 }
@@ -125,6 +133,19 @@ export function decodeSnapshot(json: string): LedgerSnapshot {
       blockHash: text(blockHash, `${path}[3]`, HASH32)
     })
   })
+  const scriptTxs = (doc['scriptTxs'] === undefined ? [] : array(doc['scriptTxs'], 'scriptTxs')).map((t, i) => {
+    const path = `scriptTxs[${i}]`
+    const [id, cbor, scripts] = array(t, path)
+    const txId = text(id, `${path}[0]`, HASH32)
+    const block = transactions.get(txId)
+    if (block === undefined) throw new Error(`${path} names a transaction that is not in "transactions"`)
+    return {
+      txId,
+      block,
+      cbor: hexToBytes(text(cbor, `${path}[1]`, HEX)),
+      scripts: array(scripts, `${path}[2]`).map((h, j) => text(h, `${path}[2][${j}]`, HASH28))
+    }
+  })
   return {
     genesisId: text(doc['genesis'], 'genesis', HASH32),
     zeroTime: integer(slotConfig['zeroTime'], 'slotConfig.zeroTime'),
@@ -134,7 +155,8 @@ export function decodeSnapshot(json: string): LedgerSnapshot {
     tip: blockRef(doc['tip'], 'tip'),
     utxos: pairs(doc['utxos'], 'utxos', HEX),
     datums: pairs(doc['datums'], 'datums', HASH32),
-    transactions
+    transactions,
+    scriptTxs
   }
 }
 

@@ -1,27 +1,29 @@
 /**
- * The follower moves statuses on after a submit: submitted → confirmed (block recorded, and what the tx does
- * applied: the contract's head moves, payouts appear or are withdrawn), and back to unsigned when the node
- * dropped a tx (Runtime does the same), so it can be submitted again. It also settles submits a crash
- * interrupted: an attempt the node knows of is recorded as submitted (or confirmed), not lost.
+ * The follower keeps the service in step with the chain. Each round first reads the chain index on
+ * (./chain-index.ts: every Marlowe transaction, ours confirmed wherever they were submitted, others' recorded,
+ * rollbacks undone), then asks the node about each of our transactions still waiting: confirmed (block
+ * recorded, and what the tx does applied: the contract's head moves, payouts appear or are withdrawn), or back
+ * to unsigned when the node dropped it (Runtime does the same), so it can be submitted again. It also settles
+ * submits a crash interrupted: an attempt the node knows of is recorded as submitted (or confirmed), not lost.
  */
 import { ChainError, type ChainProvider, type TxStatus } from '../../chain/provider'
-import { stringifyJson } from '../../core/json/lossless'
-import { toJsonValue } from '../../core/json/plain'
-import type { BlockRow, ServiceStore, TxRow } from '../../store/service-store'
-import { recordOf } from './views'
+import type { ServiceStore, TxRow } from '../../store/service-store'
+import type { ChainIndex } from './chain-index'
 
 export interface FollowerOptions {
   readonly provider: ChainProvider
   readonly store: ServiceStore
-  /** Frees a build's reserved inputs once it is confirmed (until then the ledger still lists them unspent). */
-  readonly release: (reservationKey: string) => Promise<void>
+  readonly index: ChainIndex
   /** How long a submitted tx may be unknown to the node before it counts as dropped; default 10 minutes. */
   readonly dropAfterMs?: number
   readonly now?: () => number
 }
 
 export interface SyncReport {
+  /** Our transactions confirmed in this round. */
   readonly confirmed: readonly string[]
+  /** Others' Marlowe transactions read from the chain in this round. */
+  readonly recorded: readonly string[]
   readonly dropped: readonly string[]
   /** False when the node could not be asked; the next round tries again. */
   readonly reachedNode: boolean
@@ -65,21 +67,30 @@ export class Follower {
   }
 
   private async round(): Promise<SyncReport> {
-    const { store } = this.options
+    const { store, index } = this.options
     const confirmed: string[] = []
+    const recorded: string[] = []
     const dropped: string[] = []
+    const report = (reachedNode: boolean): SyncReport => ({ confirmed, recorded, dropped, reachedNode })
+    try {
+      const read = await index.catchUp()
+      confirmed.push(...read.confirmed)
+      recorded.push(...read.recorded)
+    } catch (e) {
+      if (e instanceof ChainError) return report(false)
+      throw e
+    }
     for (const row of [...store.txsWithStatus('submitted'), ...store.attemptedSubmits()]) {
       let status: TxStatus
       try {
         status = await this.options.provider.txStatus(row.txId)
       } catch (e) {
-        if (e instanceof ChainError) return { confirmed, dropped, reachedNode: false }
+        if (e instanceof ChainError) return report(false)
         throw e
       }
       if (status.status === 'confirmed') {
-        this.confirm(row, status.block)
+        await index.confirmBuilt(row, status.block)
         confirmed.push(row.txId)
-        await this.options.release(row.reservationKey)
       } else if (status.status === 'pending' && row.status === 'unsigned' && row.signedTx !== undefined) {
         store.markSubmitted(row.txId, row.signedTx, this.now())
       } else if (status.status === 'unknown' && row.status === 'submitted' && this.isOverdue(row)) {
@@ -87,33 +98,10 @@ export class Follower {
         dropped.push(row.txId)
       }
     }
-    return { confirmed, dropped, reachedNode: true }
+    return report(true)
   }
 
   private isOverdue(row: TxRow): boolean {
     return this.now() - (row.submittedAt ?? row.createdAt) > (this.options.dropAfterMs ?? DEFAULT_DROP_AFTER_MS)
-  }
-
-  private confirm(row: TxRow, block: BlockRow): void {
-    const { store } = this.options
-    if (row.kind === 'create') {
-      store.confirm(row.txId, block, { head: { contractId: row.contractId ?? '' } })
-    } else if (row.kind === 'apply') {
-      const record = recordOf(row, 'apply')
-      const contractId = row.contractId ?? ''
-      store.confirm(row.txId, block, {
-        head: { contractId },
-        newPayouts: record.payouts.map((p) => ({
-          payoutId: p.ref,
-          contractId,
-          txId: row.txId,
-          rolesCurrency: p.rolesCurrency,
-          role: p.role,
-          assets: stringifyJson(toJsonValue(p.assets))
-        }))
-      })
-    } else {
-      store.confirm(row.txId, block, { withdrawn: recordOf(row, 'withdraw').payouts.map((p) => p.ref) })
-    }
   }
 }

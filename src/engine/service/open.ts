@@ -7,6 +7,7 @@ import { openDatabase } from '../../store/database'
 import { SqliteInputReservations } from '../../store/reservations'
 import { ServiceStore } from '../../store/service-store'
 import { MarloweTxBuilder, type BuilderOptions } from '../build'
+import { ChainIndex } from './chain-index'
 import { Follower } from './follower'
 import { MarloweService } from './service'
 
@@ -36,10 +37,12 @@ export function openService(options: OpenServiceOptions): OpenService {
   const builder = new MarloweTxBuilder({ ...options.builder, provider: options.provider, reservations, now })
   const store = new ServiceStore(db)
   const service = new MarloweService({ provider: options.provider, store, builder, now })
+  const release = (key: string): Promise<void> => builder.release(key)
+  const index = new ChainIndex({ provider: options.provider, store, release, now })
   const follower = new Follower({
     provider: options.provider,
     store,
-    release: (key) => builder.release(key),
+    index,
     now,
     ...(options.dropAfterMs === undefined ? {} : { dropAfterMs: options.dropAfterMs })
   })

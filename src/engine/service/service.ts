@@ -31,7 +31,7 @@ import type {
   WithdrawPayoutsRequest,
   WithdrawResult
 } from './types'
-import { recordOf, unsignedOf, Views } from './views'
+import { currentOutputOf, recordOf, unsignedOf, Views } from './views'
 
 export interface ServiceOptions {
   readonly provider: ChainProvider
@@ -96,7 +96,7 @@ export class MarloweService {
   async applyInputs(id: string, wallet: WalletRequest, request: ApplyInputsRequest): Promise<ApplyInputsResult> {
     const contractId = id.toLowerCase()
     const head = this.confirmedHead(contractId, 'LoadMarloweContextErrorNotFound')
-    const current = this.currentOutput(head)
+    const current = currentOutputOf(head)
     if (current === undefined) {
       throw new EngineError(
         'BadRequest',
@@ -368,7 +368,7 @@ export class MarloweService {
   next(id: string, request: NextRequest): NextSteps {
     const contractId = id.toLowerCase()
     const head = this.confirmedHead(contractId, 'contractNotFound')
-    const current = this.currentOutput(head)
+    const current = currentOutputOf(head)
     if (current === undefined) throw notFound('contractClosed', `contract ${contractId} has closed`)
     const md = decodeMarloweData(current.datum)
     const result = nextSteps({ timeInterval: request.interval }, md.state, md.contract, request.parties)
@@ -398,12 +398,6 @@ export class MarloweService {
     if (head === undefined)
       throw notFound(code, `contract ${contractId} is not on chain yet: wait until it is confirmed`)
     return head
-  }
-
-  private currentOutput(head: TxRow): { ref: string; datum: Uint8Array } | undefined {
-    if (head.kind === 'create') return { ref: head.contractId ?? '', datum: recordOf(head, 'create').datum }
-    const output = recordOf(head, 'apply').output
-    return output === undefined ? undefined : { ref: output.ref, datum: output.datum }
   }
 
   private mustTx(txId: string): TxRow {

@@ -36,6 +36,13 @@ export function recordOf<K extends TxRecord['kind']>(row: TxRow, kind: K): Extra
   return record as Extract<TxRecord, { kind: K }>
 }
 
+/** The Marlowe output a contract's head transaction left (absent once the contract closed), and its datum. */
+export function currentOutputOf(head: TxRow): { readonly ref: string; readonly datum: Uint8Array } | undefined {
+  if (head.kind === 'create') return { ref: head.contractId ?? '', datum: recordOf(head, 'create').datum }
+  const output = recordOf(head, 'apply').output
+  return output === undefined ? undefined : { ref: output.ref, datum: output.datum }
+}
+
 export class Views {
   constructor(
     private readonly store: ServiceStore,

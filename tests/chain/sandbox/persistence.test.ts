@@ -88,6 +88,29 @@ describe('sandbox persistence', () => {
     )
     const spendId = await second.submit(signWithSandboxWallets(tx, [alice]))
     expect(await second.txStatus(spendId)).toMatchObject({ status: 'confirmed', block: { blockNo: 2n } })
+
+    // The chain index came back with the ledger: both script transactions, as submitted, in chain order.
+    const semantics = SANDBOX_REFERENCE_SCRIPTS.semantics.script.hash
+    const page = await second.scriptTransactions({ scriptHashes: [semantics], limit: 10 })
+    if (page.kind !== 'forward') throw new Error(`expected the first page, got a ${page.kind}`)
+    expect(page.txs.map((t) => [t.txId, t.block.blockNo])).toEqual([
+      [lockId, 1n],
+      [spendId, 2n]
+    ])
+    expect(page.txs[1]!.cbor).toEqual(signWithSandboxWallets(tx, [alice]))
+    const later = await second.scriptTransactions({ scriptHashes: [semantics], after: page.txs[0]!.block, limit: 10 })
+    expect(later.kind === 'forward' && later.txs.map((t) => t.txId)).toEqual([spendId])
+    const tipNow = await second.tip()
+    expect(await second.scriptTransactions({ scriptHashes: ['00'.repeat(28)], limit: 10 })).toEqual({
+      kind: 'forward',
+      txs: [],
+      until: { slot: expect.any(BigInt), blockNo: 2n, blockHash: tipNow.blockHash }
+    })
+    // A cursor from another ledger is not on this chain: read again from the start.
+    const elsewhere = { slot: 5n, blockNo: 1n, blockHash: 'ab'.repeat(32) }
+    expect(await second.scriptTransactions({ scriptHashes: [semantics], after: elsewhere, limit: 10 })).toEqual({
+      kind: 'rollback'
+    })
   })
 
   test('a jump of the clock survives a restart', async () => {

@@ -4,19 +4,15 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
-import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
+import { ADA as ADA_TOKEN, type Input } from '../../../src/core/marlowe/types'
 import { parseRef } from '../../../src/engine/build'
 import { rolesEscrow } from '../build/flows'
 import { ADA, testWallet } from '../build/support'
-import { serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+import { choose, escrowRoles, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
 const carol = testWallet('carol')
-const role = (name: string): Party => ({ type: 'Role', role: name })
-const choose = (name: string, owner: Party, chosen: bigint): Input => ({
-  content: { type: 'IChoice', choice: { name, owner }, chosen }
-})
 
 let h: ServiceHarness
 afterEach(async () => {
@@ -32,13 +28,7 @@ describe('MarloweService on the sandbox', () => {
       { changeAddress: carol.address },
       {
         contract: rolesEscrow(),
-        roles: {
-          type: 'Mint',
-          roles: ['Buyer', 'Seller', 'Mediator'].map((name, i) => ({
-            name,
-            recipients: [{ destination: { address: [alice, bob, carol][i]!.address }, quantity: 1n }]
-          }))
-        },
+        roles: escrowRoles(),
         tags: { 'desk.test': null },
         metadata: {}
       }

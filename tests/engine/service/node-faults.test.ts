@@ -177,7 +177,7 @@ describe('node faults through the Ogmios adapter', () => {
     expect(node.peer.holding).toEqual(['submitTransaction'])
     expectKeptUnsigned(node, contractId, built.unsigned.tx)
     // Until the node says otherwise, the attempt may have reached it: the follower keeps asking, finds nothing.
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
     expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     await node.restart()
@@ -212,12 +212,17 @@ describe('node faults through the Ogmios adapter', () => {
     expect(sent).toHaveLength(3) // slow, rejected, accepted: nothing reached the node while it was down
     expect(txIdOf(String((sent[2]!.params['transaction'] as { cbor: string }).cbor))).toBe(txId)
     expect([...node.peer.mempool]).toEqual([txId])
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
     expect(node.current.service.getContract(contractId).status).toBe('submitted')
 
     // The next block holds it; chain sync sees it and the follower confirms it with that block.
     const block = await mine(node, txId)
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [txId], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({
+      confirmed: [txId],
+      recorded: [],
+      dropped: [],
+      reachedNode: true
+    })
     const confirmed = node.current.service.getContract(contractId)
     expect(confirmed.status).toBe('confirmed')
     expect(confirmed.block).toEqual({ slot: block.slot, blockNo: block.height, blockHash: block.id })
@@ -246,7 +251,7 @@ describe('node faults through the Ogmios adapter', () => {
     expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     await node.restart()
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
     expect(node.current.service.getContract(contractId).status).toBe('submitted')
     await expect(node.current.service.submit(target(contractId), signed)).rejects.toMatchObject({
       kind: 'Conflict',
@@ -254,7 +259,12 @@ describe('node faults through the Ogmios adapter', () => {
     })
 
     const block = await mine(node, txId)
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [txId], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({
+      confirmed: [txId],
+      recorded: [],
+      dropped: [],
+      reachedNode: true
+    })
     expect(node.current.service.getContract(contractId)).toMatchObject({
       status: 'confirmed',
       block: { slot: block.slot, blockNo: block.height, blockHash: block.id }
@@ -349,7 +359,7 @@ describe('node faults through the Blockfrost adapter', () => {
     expect(slow).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(slow.message).toMatch(new RegExp(`within ${REQUEST_TIMEOUT_MS} ms`))
     expectKeptUnsigned(node, contractId, built.unsigned.tx)
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
     await node.restart()
     expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
@@ -372,12 +382,17 @@ describe('node faults through the Blockfrost adapter', () => {
     expect(node.current.service.getContract(contractId).status).toBe('submitted')
     expect([...node.peer.state.mempool.keys()]).toEqual([txId])
     expect(node.peer.requestsTo(SUBMIT)).toHaveLength(3) // slow, rejected, accepted
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
 
     const block = { hash: 'bc'.repeat(32), height: 2_800_124n, slot: 75_958_420n }
     node.peer.state.mempool.delete(txId)
     node.peer.state.txs.set(txId, { hash: txId, block: block.hash, block_height: block.height, slot: block.slot })
-    expect(await node.current.follower.sync()).toEqual({ confirmed: [txId], dropped: [], reachedNode: true })
+    expect(await node.current.follower.sync()).toEqual({
+      confirmed: [txId],
+      recorded: [],
+      dropped: [],
+      reachedNode: true
+    })
     expect(node.current.service.getContract(contractId)).toMatchObject({
       status: 'confirmed',
       block: { slot: block.slot, blockNo: block.height, blockHash: block.hash }

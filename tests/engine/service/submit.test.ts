@@ -6,8 +6,15 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { ChainError, type ChainProvider, type TxStatus } from '../../../src/chain/provider'
+import {
+  ChainError,
+  type ChainProvider,
+  type ScriptTxPage,
+  type ScriptTxQuery,
+  type TxStatus
+} from '../../../src/chain/provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
+import { GENESIS_ID } from '../../../src/chain/sandbox/genesis'
 import { bytesToHex } from '../../../src/core/bytes'
 import { vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '../../../src/core/cardano/witnesses'
 import { hexToBytes } from '../../../src/core/bytes'
@@ -22,7 +29,7 @@ const bob = testWallet('bob')
 
 type Fault = 'reject' | 'down' | undefined
 
-/** The sandbox behind a switch that makes submits fail the way a node can, and can hide tx statuses. */
+/** The sandbox behind a switch that makes submits fail the way a node can, and can hide txs from the follower. */
 function faultyProvider(sandbox: SandboxProvider) {
   const state: { fault: Fault; acceptButFail: boolean; hideStatus: boolean } = {
     fault: undefined,
@@ -41,6 +48,11 @@ function faultyProvider(sandbox: SandboxProvider) {
     },
     async txStatus(txId: string): Promise<TxStatus> {
       return state.hideStatus ? { status: 'unknown' } : sandbox.txStatus(txId)
+    },
+    // A node that forgot a tx has no block with it: the index reads nothing new while statuses are hidden.
+    async scriptTransactions(query: ScriptTxQuery): Promise<ScriptTxPage> {
+      if (!state.hideStatus) return sandbox.scriptTransactions(query)
+      return { kind: 'forward', txs: [], until: query.after ?? { slot: 0n, blockNo: 0n, blockHash: GENESIS_ID } }
     }
   })
   return { provider, state }

@@ -7,7 +7,9 @@ import { bytesToHex } from '../../../src/core/bytes'
 import { CSL, withCsl } from '../../../src/csl'
 import { openService, type OpenService } from '../../../src/engine/service'
 import type { SubmitEnvelope } from '../../../src/engine/service'
-import { ManualClock, T0, type TestWallet } from '../build/support'
+import type { Input, Party } from '../../../src/core/marlowe/types'
+import type { RolesConfig } from '../../../src/engine/build'
+import { ManualClock, T0, testWallet, type TestWallet } from '../build/support'
 
 export interface ServiceHarness extends OpenService {
   readonly sandbox: SandboxProvider
@@ -52,3 +54,21 @@ export function witnessEnvelope(tx: Uint8Array, signers: readonly TestWallet[], 
   })
   return { type: `ShelleyTxWitness ${era}Era`, description: '', cborHex }
 }
+
+/** The roles escrow's tokens minted one each: Buyer to alice, Seller to bob, Mediator to carol. */
+export function escrowRoles(): RolesConfig {
+  const holders = [testWallet('alice'), testWallet('bob'), testWallet('carol')]
+  return {
+    type: 'Mint',
+    roles: ['Buyer', 'Seller', 'Mediator'].map((name, i) => ({
+      name,
+      recipients: [{ destination: { address: holders[i]!.address }, quantity: 1n }]
+    }))
+  }
+}
+
+export const role = (name: string): Party => ({ type: 'Role', role: name })
+
+export const choose = (name: string, owner: Party, chosen: bigint): Input => ({
+  content: { type: 'IChoice', choice: { name, owner }, chosen }
+})

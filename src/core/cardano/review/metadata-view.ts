@@ -50,22 +50,25 @@ function noSchemaJson(m: Metadatum): JsonValue {
   return out
 }
 
-/** Runtime's `[version, [[tag] / [tag, payload] …], ?continuations]`; version 1 also allows bare tags. */
+/**
+ * Runtime's `[version, [[tag] / [tag, payload] …], ?continuations]`, each tag text or a list of text chunks;
+ * version 1 also allows a bare text tag. In version 2 every entry is a list, so `[text, text]` is a tag with a
+ * payload, never a tag in two chunks.
+ */
 function marloweTags(m: Metadatum): MetadataView['marlowe'] {
   if (!('list' in m)) return undefined
   const [version, tagList, continuations] = m.list
   if (version === undefined || !('int' in version) || tagList === undefined || !('list' in tagList)) return undefined
   const tags: MarloweTagView[] = []
   for (const entry of tagList.list) {
-    const bare = chunkedText(entry)
-    if (bare !== undefined) {
-      tags.push({ tag: bare })
+    if (version.int === 1n && 'string' in entry) {
+      tags.push({ tag: entry.string })
       continue
     }
     if (!('list' in entry)) return undefined
-    const [tagPart, payload] = entry.list
+    const [tagPart, payload, ...rest] = entry.list
     const tag = tagPart === undefined ? undefined : chunkedText(tagPart)
-    if (tag === undefined) return undefined
+    if (tag === undefined || rest.length > 0) return undefined
     tags.push(payload === undefined ? { tag } : { tag, payload: noSchemaJson(payload) })
   }
   const uri = continuations === undefined ? undefined : chunkedText(continuations)

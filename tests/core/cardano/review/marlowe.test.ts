@@ -79,7 +79,8 @@ describe('Marlowe create', () => {
     const review = reviewTransaction(marloweCreateTx())
     expect(review.metadata?.marlowe).toEqual({
       version: 2n,
-      tags: [{ tag: 'escrow' }, { tag: 'desk.test', payload: { n: 1n } }]
+      // A text payload is a payload, not the second chunk of a long tag.
+      tags: [{ tag: 'escrow' }, { tag: 'desk.test', payload: { n: 1n } }, { tag: 'memo', payload: 'paid in full' }]
     })
     expect(review.scriptDataHash).toMatchObject({ status: 'match', languages: [] })
     expect(review.warnings.map((w) => w.code)).toEqual(['unresolved-inputs'])

@@ -322,7 +322,7 @@ export function marloweCreateTx(semanticsHash = PUBLISHED_SEMANTICS_HASH): Uint8
   const ws = CSL.TransactionWitnessSet.new()
   ws.set_plutus_data(plutusList([datum]))
   body.set_script_data_hash(CSL.hash_script_data(CSL.Redeemers.new(), CSL.Costmdls.new(), plutusList([datum])))
-  const tags = '[2,[["escrow"],["desk.test",{"n":1}]]]'
+  const tags = '[2,[["escrow"],["desk.test",{"n":1}],["memo","paid in full"]]]'
   return finish(body, ws, metadata({ 1564: tags }), [SELLER])
 }
 

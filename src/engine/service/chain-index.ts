@@ -1,0 +1,187 @@
+/**
+ * The service's view of every Marlowe contract on its chain, whoever built it. It reads, page by page from the
+ * provider's chain index, every transaction that touches the Marlowe semantics or payout script, in chain
+ * order from the block it last read (kept in the store): our own builds found there are confirmed (however
+ * they reached the chain), anyone else's are recorded as read (./chain-records.ts). When the chain rolls back,
+ * what was read after the fork point is undone, and reading goes on from there.
+ *
+ * Providers without an index (`scriptTransactions`) leave the service knowing only its own builds; the
+ * follower then confirms them by asking the node about each one.
+ */
+import { marloweDeployment, payoutValidatorAddress } from '../../chain/deployments'
+import type { BlockPoint, ChainProvider, ChainTx } from '../../chain/provider'
+import { TxDecodeError, decodeTransaction } from '../../core/cardano/tx'
+import { stringifyJson } from '../../core/json/lossless'
+import { toJsonValue } from '../../core/json/plain'
+import type { ServiceStore, TxRow } from '../../store/service-store'
+import { SlotClock } from '../build/slots'
+import { chainRecord, type ChainRecordContext } from './chain-records'
+import { stringifyRecord } from './records'
+import { currentOutputOf, recordOf } from './views'
+
+export interface ChainIndexOptions {
+  readonly provider: ChainProvider
+  readonly store: ServiceStore
+  /** Frees a build's reserved inputs once it is confirmed. */
+  readonly release: (reservationKey: string) => Promise<void>
+  readonly now?: () => number
+  /** Transactions asked for per page (default 100). */
+  readonly pageSize?: number
+  /** Pages read per catch-up at most, so that one call stays short (default 50); the next call goes on. */
+  readonly pagesPerCatchUp?: number
+}
+
+export interface CatchUpReport {
+  /** Our builds found confirmed on chain. */
+  readonly confirmed: readonly string[]
+  /** Transactions of others, recorded. */
+  readonly recorded: readonly string[]
+  /** Confirmations undone by rollbacks. */
+  readonly rolledBack: readonly string[]
+  /** False when the last page read was full: there is more to read. */
+  readonly caughtUp: boolean
+}
+
+/** Reading the past needs no forecast horizon: every slot read is already on chain. */
+const PAST_SLOTS = 1n << 62n
+
+export class ChainIndex {
+  private readonly now: () => number
+  private readonly scriptHashes: readonly string[]
+  private readonly pageSize: number
+  private readonly pagesPerCatchUp: number
+
+  constructor(private readonly options: ChainIndexOptions) {
+    this.now = options.now ?? Date.now
+    const deployment = marloweDeployment(options.provider.network)
+    this.scriptHashes = [deployment.semantics.hash, deployment.payout.hash]
+    this.pageSize = options.pageSize ?? 100
+    this.pagesPerCatchUp = options.pagesPerCatchUp ?? 50
+  }
+
+  /** Whether the provider can list the chain's Marlowe transactions. */
+  get available(): boolean {
+    return this.options.provider.scriptTransactions !== undefined
+  }
+
+  /** Reads on from the last block read; throws the provider's `ChainError` when it cannot be asked. */
+  async catchUp(): Promise<CatchUpReport> {
+    const { provider, store } = this.options
+    const report = { confirmed: [] as string[], recorded: [] as string[], rolledBack: [] as string[], caughtUp: true }
+    if (provider.scriptTransactions === undefined) return report
+    let context: ChainRecordContext | undefined
+    for (let pages = 0; pages < this.pagesPerCatchUp; pages += 1) {
+      const after = store.chainCursor()
+      const page = await provider.scriptTransactions({
+        scriptHashes: this.scriptHashes,
+        ...(after === undefined ? {} : { after }),
+        limit: this.pageSize
+      })
+      if (page.kind === 'rollback') {
+        report.rolledBack.push(...store.rollBack(page.to, this.now(), utxoOf))
+        continue
+      }
+      if (page.txs.length > 0) context ??= await this.recordContext()
+      for (const tx of page.txs) await this.take(tx, context!, report)
+      store.setChainCursor(page.until)
+      report.caughtUp = page.txs.length < this.pageSize
+      if (report.caughtUp) return report
+    }
+    return report
+  }
+
+  /** Confirms one of our builds in `block`, with what it does; frees its inputs. */
+  async confirmBuilt(row: TxRow, block: BlockPoint): Promise<void> {
+    const { store } = this.options
+    if (row.kind === 'create') {
+      const contractId = row.contractId ?? ''
+      store.confirm(row.txId, block, { head: { contractId, utxo: contractId } })
+    } else if (row.kind === 'apply') {
+      const record = recordOf(row, 'apply')
+      const contractId = row.contractId ?? ''
+      store.confirm(row.txId, block, {
+        head: { contractId, utxo: record.output?.ref ?? null },
+        newPayouts: record.payouts.map((p) => ({
+          payoutId: p.ref,
+          contractId,
+          txId: row.txId,
+          rolesCurrency: p.rolesCurrency,
+          role: p.role,
+          assets: stringifyJson(toJsonValue(p.assets))
+        }))
+      })
+    } else {
+      store.confirm(row.txId, block, { withdrawn: recordOf(row, 'withdraw').payouts.map((p) => p.ref) })
+    }
+    await this.options.release(row.reservationKey)
+  }
+
+  private async take(
+    tx: ChainTx,
+    context: ChainRecordContext,
+    report: { confirmed: string[]; recorded: string[] }
+  ): Promise<void> {
+    const { store } = this.options
+    const ours = store.tx(tx.txId)
+    if (ours !== undefined) {
+      if (ours.status !== 'confirmed') {
+        await this.confirmBuilt(ours, tx.block)
+        report.confirmed.push(tx.txId)
+      }
+      return
+    }
+    let decoded
+    try {
+      decoded = decodeTransaction(tx.cbor)
+    } catch (e) {
+      // The node holds it, so it is a transaction; one we cannot read cannot be a Marlowe step we could show.
+      if (e instanceof TxDecodeError) return
+      throw e
+    }
+    const found = chainRecord(decoded, context)
+    if (found === undefined) return
+    store.insertChainTx(
+      {
+        txId: tx.txId,
+        kind: found.kind,
+        ...(found.contractId === undefined ? {} : { contractId: found.contractId }),
+        ...(found.rolesCurrency === undefined ? {} : { rolesCurrency: found.rolesCurrency }),
+        tx: tx.cbor,
+        block: tx.block,
+        createdAt: this.now(),
+        details: stringifyRecord(found.record)
+      },
+      found.effects
+    )
+    report.recorded.push(tx.txId)
+  }
+
+  private async recordContext(): Promise<ChainRecordContext> {
+    const { provider, store } = this.options
+    const [eras, tip] = await Promise.all([provider.eraSummaries(), provider.tip()])
+    const deployment = marloweDeployment(provider.network)
+    return {
+      semanticsHash: deployment.semantics.hash,
+      payoutHash: deployment.payout.hash,
+      payoutAddress: payoutValidatorAddress(provider.network),
+      clock: new SlotClock(eras, tip.slot, PAST_SLOTS),
+      contractAt: (ref) => {
+        const contract = store.contractAtUtxo(ref)
+        const head = contract?.headTxId === undefined ? undefined : store.tx(contract.headTxId)
+        const output = head === undefined ? undefined : currentOutputOf(head)
+        return contract === undefined || output === undefined
+          ? undefined
+          : { contractId: contract.contractId, datum: output.datum }
+      },
+      openPayout: (ref) => {
+        const payout = store.payout(ref)
+        return payout?.withdrawalId === undefined ? payout : undefined
+      }
+    }
+  }
+}
+
+/** The UTxO a contract is at after `head` (its head transaction), or null once closed. */
+function utxoOf(head: TxRow): string | null {
+  return currentOutputOf(head)?.ref ?? null
+}

@@ -1,0 +1,306 @@
+/**
+ * The chain index: a service learns every Marlowe contract on its sandbox ledger, whoever built it — another
+ * service with its own store, or a transaction made directly with CSL — and lists, shows and acts on it. Our own
+ * builds submitted around the service are confirmed; a rollback rewinds a contract's history and it moves on.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { semanticsValidatorAddress } from '../../../src/chain/deployments'
+import type { BlockPoint, ChainProvider, ScriptTxPage, ScriptTxQuery } from '../../../src/chain/provider'
+import { SandboxProvider } from '../../../src/chain/sandbox'
+import { GENESIS_ID } from '../../../src/chain/sandbox/genesis'
+import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
+import { encodeMarloweData } from '../../../src/core/marlowe/plutus/marlowe-data'
+import { ADA as ADA_TOKEN, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
+import { parseRef } from '../../../src/engine/build'
+import { openService } from '../../../src/engine/service'
+import { buildTx } from '../../chain/support/txkit'
+import { rolesEscrow } from '../build/flows'
+import { ADA, ManualClock, T0, sign, testWallet, type TestWallet } from '../build/support'
+import { choose, escrowRoles, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+
+const alice = testWallet('alice')
+const bob = testWallet('bob')
+const carol = testWallet('carol')
+const deposit: Input = {
+  content: { type: 'IDeposit', account: role('Seller'), party: role('Buyer'), token: ADA_TOKEN, amount: 100n * ADA }
+}
+
+let cleanup: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (const c of cleanup.reverse()) await c()
+  cleanup = []
+})
+
+/** Two services with their own stores on one sandbox ledger: ours (`desk`) and an independent builder. */
+function twoBuilders(): { desk: ServiceHarness; other: ServiceHarness } {
+  const desk = serviceHarness()
+  const other = serviceHarness({ sandbox: desk.sandbox, clock: desk.clock })
+  cleanup.push(
+    () => desk.sandbox.close(),
+    () => desk.close(),
+    () => other.close()
+  )
+  return { desk, other }
+}
+
+function oneBuilder(): ServiceHarness {
+  const h = serviceHarness()
+  cleanup.push(
+    () => h.sandbox.close(),
+    () => h.close()
+  )
+  return h
+}
+
+async function createEscrow(h: ServiceHarness): Promise<string> {
+  const created = await h.service.createContract(
+    { changeAddress: carol.address },
+    {
+      contract: rolesEscrow(),
+      roles: escrowRoles(),
+      tags: { 'desk.test': 'from another builder' },
+      metadata: { '674': { msg: ['an escrow'] } }
+    }
+  )
+  await h.service.submit(
+    { kind: 'create', contractId: created.contractId },
+    witnessEnvelope(created.unsigned.tx, [carol])
+  )
+  await h.follower.sync()
+  return created.contractId
+}
+
+async function apply(h: ServiceHarness, contractId: string, wallet: TestWallet, inputs: Input[]): Promise<string> {
+  const built = await h.service.applyInputs(
+    contractId,
+    { changeAddress: wallet.address },
+    { inputs, tags: {}, metadata: {} }
+  )
+  await h.service.submit(
+    { kind: 'apply', contractId, transactionId: built.transactionId },
+    witnessEnvelope(built.unsigned.tx, [wallet])
+  )
+  await h.follower.sync()
+  return built.transactionId
+}
+
+describe('the chain index on the sandbox', () => {
+  test('a contract another builder created is listed, shown, applied to and paid out by ours', async () => {
+    const { desk, other } = twoBuilders()
+    const contractId = await createEscrow(other)
+    expect(desk.service.listContracts()).toEqual([])
+
+    const first = await desk.follower.sync()
+    expect(first.recorded).toEqual([contractId.slice(0, 64)])
+    const seen = desk.service.getContract(contractId)
+    const theirs = other.service.getContract(contractId)
+    expect(seen.status).toBe('confirmed')
+    expect(seen.block).toEqual(theirs.block)
+    expect(seen.initialContract).toEqual(theirs.initialContract)
+    expect(seen.initialState).toEqual(theirs.initialState)
+    expect(seen.rolesCurrency).toBe(theirs.rolesCurrency)
+    expect(seen.current?.utxo).toBe(contractId)
+    expect(seen.assets).toEqual(theirs.assets)
+    expect(seen.marloweAddress).toBe(theirs.marloweAddress)
+    expect(seen.tags).toEqual({ 'desk.test': 'from another builder' })
+    expect(seen.metadata['674']).toEqual({ msg: ['an escrow'] })
+    expect(desk.service.listContracts({ tags: ['desk.test'] }).map((c) => c.contractId)).toEqual([contractId])
+    expect(desk.service.listContracts({ partyRoles: [{ policyId: seen.rolesCurrency, role: 'Buyer' }] })).toHaveLength(
+      1
+    )
+    // Read once: a second round records nothing again.
+    expect((await desk.follower.sync()).recorded).toEqual([])
+
+    // Ours applies the deposit; the other builder sees our transaction on chain.
+    const paid = await apply(desk, contractId, alice, [deposit])
+    expect(desk.service.getTransaction(contractId, paid).status).toBe('confirmed')
+    expect((await other.follower.sync()).recorded).toEqual([paid])
+    expect(other.service.getContract(contractId).current).toEqual(desk.service.getContract(contractId).current)
+    const theirView = other.service.getTransaction(contractId, paid)
+    expect(theirView.inputs).toEqual([deposit])
+    expect(theirView.interval).toEqual(desk.service.getTransaction(contractId, paid).interval)
+    expect(theirView.invalidBefore).toEqual(desk.service.getTransaction(contractId, paid).invalidBefore)
+
+    // They move it on; ours follows, and applies the last choice.
+    const c = ESCROW_CHOICES
+    const reported = await apply(other, contractId, alice, [
+      choose(c.reportProblem.name, role('Buyer'), c.reportProblem.chosen)
+    ])
+    await desk.follower.sync()
+    expect(desk.service.getContract(contractId).current?.utxo).toBe(`${reported}#0`)
+    await apply(other, contractId, bob, [choose(c.disputeProblem.name, role('Seller'), c.disputeProblem.chosen)])
+    await desk.follower.sync()
+    const closed = await apply(desk, contractId, carol, [
+      choose(c.dismissClaim.name, role('Mediator'), c.dismissClaim.chosen)
+    ])
+    expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)[0]).toBe(closed)
+    expect(desk.service.listTransactions(contractId)).toHaveLength(4)
+    expect(desk.service.getContract(contractId).current).toBeUndefined()
+
+    // The payout is withdrawn by the other builder; ours sees it withdrawn.
+    const payoutId = desk.service.getTransaction(contractId, closed).payouts[0]!.payoutId
+    await other.follower.sync()
+    expect(other.service.getPayout(payoutId).status).toBe('available')
+    const withdrawal = await other.service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
+    await other.service.submit(
+      { kind: 'withdraw', withdrawalId: withdrawal.withdrawalId },
+      witnessEnvelope(withdrawal.unsigned.tx, [bob])
+    )
+    expect((await desk.follower.sync()).recorded).toEqual([withdrawal.withdrawalId])
+    expect(desk.service.getPayout(payoutId)).toMatchObject({
+      status: 'withdrawn',
+      withdrawalId: withdrawal.withdrawalId
+    })
+    expect(desk.service.getWithdrawal(withdrawal.withdrawalId).payouts.map((p) => p.payoutId)).toEqual([payoutId])
+    expect(desk.service.getContract(contractId).unclaimedPayouts).toEqual([])
+  })
+
+  test('a contract made directly with CSL is found and acted on', async () => {
+    const h = oneBuilder()
+    const deadline = T0 + 3_600_000n
+    const toBob: Party = { type: 'Address', address: bob.address }
+    const fromAlice: Party = { type: 'Address', address: alice.address }
+    const contract: Contract = {
+      type: 'When',
+      cases: [
+        {
+          type: 'Case',
+          action: { type: 'Deposit', account: toBob, party: fromAlice, token: ADA_TOKEN, value: 5n * ADA },
+          then: { type: 'Close' }
+        }
+      ],
+      timeout: deadline,
+      timeoutContinuation: { type: 'Close' }
+    }
+    const datum = encodeMarloweData({
+      params: { rolesCurrency: '' },
+      state: {
+        accounts: [[{ account: toBob, token: ADA_TOKEN }, 2n * ADA]],
+        choices: [],
+        boundValues: [],
+        minTime: 0n
+      },
+      contract
+    })
+    const params = await h.sandbox.protocolParameters()
+    const tx = buildTx({
+      params,
+      inputs: await h.sandbox.utxosAt([bob.address]),
+      changeAddress: bob.address,
+      outputs: [{ address: semanticsValidatorAddress('sandbox'), lovelace: 2n * ADA, datum }]
+    })
+    const txId = await h.sandbox.submit(sign(tx, [bob]))
+    expect((await h.follower.sync()).recorded).toEqual([txId])
+    const contractId = `${txId}#0`
+    const view = h.service.getContract(contractId)
+    expect(view.initialContract).toEqual(contract)
+    expect(view.rolesCurrency).toBe('')
+    expect(view.tags).toEqual({})
+
+    const paid = await apply(h, contractId, alice, [
+      { content: { type: 'IDeposit', account: toBob, party: fromAlice, token: ADA_TOKEN, amount: 5n * ADA } }
+    ])
+    expect(h.service.getTransaction(contractId, paid).status).toBe('confirmed')
+    expect(h.service.getContract(contractId).current).toBeUndefined()
+  })
+
+  test('our build submitted around the service (straight to the node) is confirmed', async () => {
+    const h = oneBuilder()
+    const created = await h.service.createContract(
+      { changeAddress: carol.address },
+      {
+        contract: rolesEscrow(),
+        roles: {
+          type: 'Mint',
+          roles: [{ name: 'Buyer', recipients: [{ destination: { address: alice.address }, quantity: 1n }] }]
+        },
+        tags: {},
+        metadata: {}
+      }
+    )
+    await h.sandbox.submit(sign(created.unsigned.tx, [carol]))
+    const report = await h.follower.sync()
+    expect(report.confirmed).toEqual([created.contractId.slice(0, 64)])
+    expect(report.recorded).toEqual([])
+    expect(h.service.getContract(created.contractId).status).toBe('confirmed')
+    expect(h.service.listContracts().map((c) => c.contractId)).toEqual([created.contractId])
+  })
+
+  test('a rollback rewinds what was read after the fork, and the chain moves on again', async () => {
+    const clock = new ManualClock()
+    const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+    const forked = forkable(sandbox)
+    const other = serviceHarness({ sandbox, clock })
+    const desk = openService({
+      provider: forked.provider,
+      databasePath: ':memory:',
+      now: clock.now,
+      followEveryMs: false
+    })
+    cleanup.push(
+      () => sandbox.close(),
+      () => other.close(),
+      () => desk.close()
+    )
+    const contractId = await createEscrow(other)
+    await desk.follower.sync()
+    const forkPoint = (await sandbox.tip()) as BlockPoint
+    const paid = await apply(other, contractId, alice, [deposit])
+    await desk.follower.sync()
+    expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
+
+    // The block holding the deposit is rolled back: the contract is where it was before it.
+    forked.hideAfter(forkPoint)
+    await desk.follower.sync()
+    expect(desk.service.getContract(contractId).current?.utxo).toBe(contractId)
+    expect(desk.service.listTransactions(contractId)).toEqual([])
+    expect(() => desk.service.getTransaction(contractId, paid)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
+
+    // And the chain moves on again with it.
+    forked.hideAfter(undefined)
+    expect((await desk.follower.sync()).recorded).toEqual([paid])
+    expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
+    expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)).toEqual([paid])
+
+    // Forking before the creation forgets the contract altogether.
+    forked.hideAfter({ slot: 0n, blockNo: 0n, blockHash: GENESIS_ID })
+    await desk.follower.sync()
+    expect(desk.service.listContracts()).toEqual([])
+    expect(() => desk.service.getContract(contractId)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
+  })
+})
+
+/**
+ * The sandbox's index seen through a fork: while `hideAfter` is set, the chain ends at that block — a cursor
+ * past it is told to roll back to it (or to the start, for a point before every block), and nothing after it
+ * is listed.
+ */
+function forkable(sandbox: SandboxProvider): {
+  provider: ChainProvider
+  hideAfter(point: BlockPoint | undefined): void
+} {
+  let fork: BlockPoint | undefined
+  const provider: ChainProvider = Object.assign(Object.create(sandbox) as SandboxProvider, {
+    async scriptTransactions(query: ScriptTxQuery): Promise<ScriptTxPage> {
+      if (fork === undefined) return sandbox.scriptTransactions(query)
+      if (query.after !== undefined && query.after.blockNo > fork.blockNo) {
+        return fork.blockNo === 0n ? { kind: 'rollback' } : { kind: 'rollback', to: fork }
+      }
+      const page = await sandbox.scriptTransactions(query)
+      if (page.kind === 'rollback') return page
+      const limit = fork.blockNo
+      const txs = page.txs.filter((t) => t.block.blockNo <= limit)
+      return {
+        kind: 'forward',
+        txs,
+        until: txs.length < page.txs.length || page.until.blockNo > limit ? fork : page.until
+      }
+    }
+  })
+  return {
+    provider,
+    hideAfter: (point) => {
+      fork = point
+    }
+  }
+}
