@@ -208,6 +208,12 @@ export class ServiceStore {
           ORDER BY block_no DESC, chain_seq DESC LIMIT 1`
       ),
       cursor: db.prepare('SELECT slot, block_no, block_hash FROM chain_cursor WHERE id = 1').safeIntegers(true),
+      blocksBelow: db
+        .prepare(
+          `SELECT DISTINCT block_slot AS slot, block_no, block_hash FROM txs
+            WHERE status = 'confirmed' AND block_no < ? ORDER BY block_no DESC LIMIT ?`
+        )
+        .safeIntegers(true),
       setCursor: db.prepare(
         `INSERT INTO chain_cursor (id, slot, block_no, block_hash) VALUES (1, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET slot = excluded.slot, block_no = excluded.block_no,
@@ -373,6 +379,16 @@ export class ServiceStore {
   chainCursor(): BlockRow | undefined {
     const raw = this.statements.cursor.get() as { slot: bigint; block_no: bigint; block_hash: string } | undefined
     return raw === undefined ? undefined : { slot: raw.slot, blockNo: raw.block_no, blockHash: raw.block_hash }
+  }
+
+  /** Blocks holding confirmed transactions below `blockNo`, newest first: the points a rollback may return to. */
+  confirmedBlocksBelow(blockNo: bigint, limit: number): BlockRow[] {
+    const rows = this.statements.blocksBelow.all(blockNo, limit) as {
+      slot: bigint
+      block_no: bigint
+      block_hash: string
+    }[]
+    return rows.map((r) => ({ slot: r.slot, blockNo: r.block_no, blockHash: r.block_hash }))
   }
 
   setChainCursor(point: BlockRow): void {

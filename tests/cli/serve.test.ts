@@ -3,13 +3,14 @@
  * options and a sandbox another process holds, stops cleanly on SIGTERM, and survives kill -9 in the middle
  * of builds and submits with every stored transaction intact and an unsigned one still submittable.
  */
-import { mkdtempSync, statSync } from 'node:fs'
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, test } from 'vitest'
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/core/json/lossless'
-import { testWallet } from '../engine/build/support'
+import { stringifyTextEnvelope } from '../../src/core/cardano/envelope'
+import { sign, testWallet } from '../engine/build/support'
 import { witnessEnvelope } from '../engine/service/support'
 import { hexToBytes } from '../../src/core/bytes'
 import { runCli } from './run-cli'
@@ -66,6 +67,19 @@ const createClose = (s: ServeProcess) =>
   )
 
 const resourceOf = (json: JsonObject | undefined): JsonObject => (json?.['resource'] ?? {}) as JsonObject
+
+/** The contract's status once the follower (every second) has seen what it waits for, or its last status. */
+async function statusWhen(s: ServeProcess, contractId: string, wanted: string): Promise<JsonValue | undefined> {
+  const deadline = Date.now() + 20_000
+  let status: JsonValue | undefined
+  while (Date.now() < deadline) {
+    const got = await request(s, 'GET', `/contracts/${encodeURIComponent(contractId)}`)
+    status = resourceOf(got.json)['status']
+    if (status === wanted) break
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  return status
+}
 
 describe('marlowe-desk serve', () => {
   test('serves the sandbox on loopback behind its token, and stops cleanly on SIGTERM', async () => {
@@ -164,15 +178,30 @@ describe('marlowe-desk serve', () => {
     const unsigned = answered.find((b) => !accepted.includes(b))
     expect(unsigned).toBeDefined()
     expect((await put(again, unsigned!)).status).toBe(202)
-    // The follower (every second) sees it confirmed.
-    const deadline = Date.now() + 20_000
-    let status: JsonValue | undefined
-    while (Date.now() < deadline) {
-      const got = await request(again, 'GET', `/contracts/${encodeURIComponent(unsigned!.contractId)}`)
-      status = resourceOf(got.json)['status']
-      if (status === 'confirmed') break
-      await new Promise((r) => setTimeout(r, 250))
-    }
-    expect(status).toBe('confirmed')
+    expect(await statusWhen(again, unsigned!.contractId, 'confirmed')).toBe('confirmed')
+  })
+
+  test('a build signed and submitted with the CLI while the server was stopped is confirmed when it runs again', async () => {
+    const data = home()
+    const first = await start(data)
+    const built = resourceOf((await createClose(first)).json)
+    const contractId = String(built['contractId'])
+    const unsigned = hexToBytes(String((built['tx'] as JsonObject)['cborHex']))
+    first.child.kill('SIGTERM')
+    await first.exited()
+
+    const signedFile = join(data, 'signed.json')
+    writeFileSync(
+      signedFile,
+      stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: sign(unsigned, [alice]) })
+    )
+    const submitted = runCli(['tx', 'submit', signedFile, '--data', join(data, 'sandbox')])
+    expect(submitted.stderr).toBe('')
+    expect(submitted.stdout).toBe(`submitted ${contractId.slice(0, 64)}\n`)
+
+    const again = await start(data)
+    expect(await statusWhen(again, contractId, 'confirmed')).toBe('confirmed')
+    const listed = await request(again, 'GET', '/contracts')
+    expect((listed.json?.['results'] as JsonObject[]).map((c) => resourceOf(c)['contractId'])).toEqual([contractId])
   })
 })

@@ -42,6 +42,9 @@ export interface CatchUpReport {
   readonly caughtUp: boolean
 }
 
+/** Blocks asked about when a rollback names no point; past them the index reads again from the start. */
+const MAX_PROBES = 64
+
 /** Reading the past needs no forecast horizon: every slot read is already on chain. */
 const PAST_SLOTS = 1n << 62n
 
@@ -78,7 +81,8 @@ export class ChainIndex {
         limit: this.pageSize
       })
       if (page.kind === 'rollback') {
-        report.rolledBack.push(...store.rollBack(page.to, this.now(), utxoOf))
+        const to = page.to ?? (await this.intersection(after))
+        report.rolledBack.push(...store.rollBack(to, this.now(), utxoOf))
         continue
       }
       if (page.txs.length > 0) context ??= await this.recordContext()
@@ -88,6 +92,20 @@ export class ChainIndex {
       if (report.caughtUp) return report
     }
     return report
+  }
+
+  /**
+   * The newest block we read that is still on chain, for a provider that only says the cursor is gone: the
+   * blocks of our confirmed transactions below the cursor, newest first, each asked about; none, the start.
+   */
+  private async intersection(lost: BlockPoint | undefined): Promise<BlockPoint | undefined> {
+    const { provider, store } = this.options
+    if (lost === undefined || provider.scriptTransactions === undefined) return undefined
+    for (const point of store.confirmedBlocksBelow(lost.blockNo, MAX_PROBES)) {
+      const probe = await provider.scriptTransactions({ scriptHashes: this.scriptHashes, after: point, limit: 1 })
+      if (probe.kind === 'forward') return point
+    }
+    return undefined
   }
 
   /** Confirms one of our builds in `block`, with what it does; frees its inputs. */

@@ -226,56 +226,65 @@ describe('the chain index on the sandbox', () => {
     expect(h.service.listContracts().map((c) => c.contractId)).toEqual([created.contractId])
   })
 
-  test('a rollback rewinds what was read after the fork, and the chain moves on again', async () => {
-    const clock = new ManualClock()
-    const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
-    const forked = forkable(sandbox)
-    const other = serviceHarness({ sandbox, clock })
-    const desk = openService({
-      provider: forked.provider,
-      databasePath: ':memory:',
-      now: clock.now,
-      followEveryMs: false
-    })
-    cleanup.push(
-      () => sandbox.close(),
-      () => other.close(),
-      () => desk.close()
-    )
-    const contractId = await createEscrow(other)
-    await desk.follower.sync()
-    const forkPoint = (await sandbox.tip()) as BlockPoint
-    const paid = await apply(other, contractId, alice, [deposit])
-    await desk.follower.sync()
-    expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
+  test.each([
+    ['names the fork point', true],
+    ['only says the cursor is gone', false]
+  ])(
+    'a rollback (the provider %s) rewinds what was read after the fork, and the chain moves on again',
+    async (_, named) => {
+      const clock = new ManualClock()
+      const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+      const forked = forkable(sandbox, named)
+      const other = serviceHarness({ sandbox, clock })
+      const desk = openService({
+        provider: forked.provider,
+        databasePath: ':memory:',
+        now: clock.now,
+        followEveryMs: false
+      })
+      cleanup.push(
+        () => sandbox.close(),
+        () => other.close(),
+        () => desk.close()
+      )
+      const contractId = await createEscrow(other)
+      await desk.follower.sync()
+      const forkPoint = (await sandbox.tip()) as BlockPoint
+      const paid = await apply(other, contractId, alice, [deposit])
+      await desk.follower.sync()
+      expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
 
-    // The block holding the deposit is rolled back: the contract is where it was before it.
-    forked.hideAfter(forkPoint)
-    await desk.follower.sync()
-    expect(desk.service.getContract(contractId).current?.utxo).toBe(contractId)
-    expect(desk.service.listTransactions(contractId)).toEqual([])
-    expect(() => desk.service.getTransaction(contractId, paid)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
+      // The block holding the deposit is rolled back: the contract is where it was before it.
+      forked.hideAfter(forkPoint)
+      await desk.follower.sync()
+      expect(desk.service.getContract(contractId).current?.utxo).toBe(contractId)
+      expect(desk.service.listTransactions(contractId)).toEqual([])
+      expect(() => desk.service.getTransaction(contractId, paid)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
 
-    // And the chain moves on again with it.
-    forked.hideAfter(undefined)
-    expect((await desk.follower.sync()).recorded).toEqual([paid])
-    expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
-    expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)).toEqual([paid])
+      // And the chain moves on again with it.
+      forked.hideAfter(undefined)
+      expect((await desk.follower.sync()).recorded).toEqual([paid])
+      expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
+      expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)).toEqual([paid])
 
-    // Forking before the creation forgets the contract altogether.
-    forked.hideAfter({ slot: 0n, blockNo: 0n, blockHash: GENESIS_ID })
-    await desk.follower.sync()
-    expect(desk.service.listContracts()).toEqual([])
-    expect(() => desk.service.getContract(contractId)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
-  })
+      // Forking before the creation forgets the contract altogether.
+      forked.hideAfter({ slot: 0n, blockNo: 0n, blockHash: GENESIS_ID })
+      await desk.follower.sync()
+      expect(desk.service.listContracts()).toEqual([])
+      expect(() => desk.service.getContract(contractId)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
+    }
+  )
 })
 
 /**
  * The sandbox's index seen through a fork: while `hideAfter` is set, the chain ends at that block — a cursor
- * past it is told to roll back to it (or to the start, for a point before every block), and nothing after it
- * is listed.
+ * past it is told to roll back (to that block when `named`, else with no point, as Blockfrost can only say),
+ * and nothing after it is listed.
  */
-function forkable(sandbox: SandboxProvider): {
+function forkable(
+  sandbox: SandboxProvider,
+  named: boolean
+): {
   provider: ChainProvider
   hideAfter(point: BlockPoint | undefined): void
 } {
@@ -284,7 +293,7 @@ function forkable(sandbox: SandboxProvider): {
     async scriptTransactions(query: ScriptTxQuery): Promise<ScriptTxPage> {
       if (fork === undefined) return sandbox.scriptTransactions(query)
       if (query.after !== undefined && query.after.blockNo > fork.blockNo) {
-        return fork.blockNo === 0n ? { kind: 'rollback' } : { kind: 'rollback', to: fork }
+        return named && fork.blockNo > 0n ? { kind: 'rollback', to: fork } : { kind: 'rollback' }
       }
       const page = await sandbox.scriptTransactions(query)
       if (page.kind === 'rollback') return page
