@@ -17,6 +17,7 @@ import {
   encodePayoutDatum,
   encodeRedeemer
 } from '../../core/marlowe/plutus/marlowe-data'
+import { encodeTransactionError } from '../../core/marlowe/json/encode'
 import { computeTransaction } from '../../core/marlowe/semantics'
 import type { MarloweData, Party, TransactionSuccess } from '../../core/marlowe/types'
 import { withCsl } from '../../csl'
@@ -33,7 +34,7 @@ import { scriptAddress } from './scripts'
 import { simulateTransactions } from './simulate'
 import type { ApplyBuild, ApplyRequest, WalletRequest } from './types'
 import { validity } from './validity'
-import { actingParties, depositedValue, payoutsByParty, stateValue } from './validator-rules'
+import { actingParties, depositedValue, merkleizedMismatch, payoutsByParty, stateValue } from './validator-rules'
 import { addValues, assetNameHex, holdsAsset, subtractValues, sumValues, valuesEqual, ZERO } from './values'
 import { loadWallet } from './wallet'
 
@@ -128,6 +129,19 @@ export async function buildApplyInputs(
 ): Promise<ApplyBuild> {
   const [wallet, loaded] = await Promise.all([loadWallet(ctx.provider, walletRequest), loadMarloweOutput(ctx, request)])
   const { utxo, datum, scripts } = loaded
+  const mismatch = merkleizedMismatch(request.inputs)
+  if (mismatch !== undefined) {
+    throw engineFailure(
+      'BadRequest',
+      'MarloweComputeTransactionFailed',
+      `Input ${mismatch.index}: its merkleized continuation hashes to ${mismatch.actual}, not to ${mismatch.named} as it says: the validator would not find it`,
+      {
+        tag: 'MarloweComputeTransactionFailed',
+        transactionError: encodeTransactionError({ type: 'TEHashMismatch' }),
+        input: BigInt(mismatch.index)
+      }
+    )
+  }
   const times = await validity(ctx, request, datum)
   const out = computeTransaction({ interval: times.interval, inputs: request.inputs }, datum.state, datum.contract)
   if (out.type === 'Error') throw computeTransactionFailed(out.error)

@@ -5,6 +5,7 @@
  */
 import type { Value } from '../../core/cardano/value'
 import { accountKeyEquals, choiceIdEquals, partyEquals } from '../../core/marlowe/equality'
+import { merkleHash } from '../../core/marlowe/plutus/hash'
 import type { Input, Party, Payment, State } from '../../core/marlowe/types'
 import { addValues, sumValues, tokenValue, valuesEqual } from './values'
 
@@ -81,4 +82,20 @@ export function actingParties(inputs: readonly Input[]): Party[] {
     if (party !== undefined && !out.some((p) => partyEquals(p, party))) out.push(party)
   }
   return out
+}
+
+/**
+ * The first merkleized input whose revealed continuation does not hash to the hash it names. The validator
+ * looks the named hash up among the transaction's datums (check h), and the builder puts the continuation
+ * there: a continuation of another hash is never found, so the transaction would fail on chain.
+ */
+export function merkleizedMismatch(
+  inputs: readonly Input[]
+): { readonly index: number; readonly named: string; readonly actual: string } | undefined {
+  for (const [index, input] of inputs.entries()) {
+    if (input.merkleized === undefined) continue
+    const actual = merkleHash(input.merkleized.continuation)
+    if (actual !== input.merkleized.hash) return { index, named: input.merkleized.hash, actual }
+  }
+  return undefined
 }
