@@ -74,12 +74,28 @@ export interface PreparedTx {
   readonly safetyErrors: readonly JsonObject[]
 }
 
+/** Something a contract waits for from a wallet's own parties (its addresses and the role tokens it holds). */
+export type AwaitedAction =
+  | {
+      readonly kind: 'deposit'
+      /** The party that deposits: `role:<name>` or a bech32 address. */
+      readonly party: string
+      readonly amount: bigint
+      /** Empty strings for ada. */
+      readonly token: { readonly currencySymbol: string; readonly tokenName: string }
+      /** The deadline of the step that waits, POSIX ms. */
+      readonly before?: bigint
+    }
+  | { readonly kind: 'choice'; readonly party: string; readonly choiceName: string; readonly before?: bigint }
+
 export interface ContractListItem {
   /** Runtime's ContractHeader JSON (contractId, roleTokenMintingPolicyId, tags, metadata, status, block). */
   readonly header: JsonObject
   readonly closed: boolean
   /** The next deadline of the current contract, POSIX ms. */
   readonly nextTimeout?: bigint
+  /** Listed for a wallet: what the contract waits for from it now (empty: nothing). */
+  readonly awaiting?: readonly AwaitedAction[]
 }
 
 export interface ContractDetail {
@@ -221,7 +237,11 @@ export interface DeskApi {
   'sandbox.fund': { request: { walletId: string; ada: bigint }; response: { txId: string } }
   'sandbox.advance': { request: { toTime: bigint }; response: AppStatus }
 
-  'contracts.list': { request: Record<string, never>; response: readonly ContractListItem[] }
+  /**
+   * Every contract the engine knows (built here or found on chain), newest first; for a wallet, only those in
+   * which it is a party (one of its addresses, or a role token it holds), with what each waits for from it.
+   */
+  'contracts.list': { request: { walletId?: string }; response: readonly ContractListItem[] }
   'contracts.get': { request: { contractId: string }; response: ContractDetail }
   /** What the contract accepts now (Runtime's Next JSON), for the wallet's parties when given. */
   'contracts.next': { request: { contractId: string; walletId?: string }; response: JsonObject }

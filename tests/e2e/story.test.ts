@@ -277,6 +277,13 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
 
       await step('the buyer deposits', async () => {
         await selectWallet('Bob')
+        // Bob finds the contract among his own by the role token he holds, with what it waits for from him.
+        await byId('nav-contracts').click()
+        await byId('contracts-view').waitFor()
+        await waitForText(byId('contract-awaiting'), /Deposit 25 ada as Buyer before /)
+        await shot('buyer-contracts')
+        await byId('contract-row').getByRole('link').click()
+        await byId('contract-detail').waitFor()
         const deposit = byId('deposit-action')
         await waitForText(deposit, /Buyer.* deposits .*25 ada/)
         await shot('buyer-deposit-action')

@@ -1,12 +1,23 @@
 // @vitest-environment happy-dom
-/** The contracts list: status, tags, next deadline; search by id or tag, filter open or closed. */
+/**
+ * The contracts list: status, tags, next deadline; search by id or tag, filter open or closed; for the selected
+ * wallet, only its contracts with what each waits for from it; any contract opened by its id.
+ */
+import { flushPromises } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
-import type { ContractListItem } from '../../src/api/contract'
+import type { AwaitedAction, ContractListItem } from '../../src/api/contract'
 import ContractsView from '../../src/renderer/src/views/ContractsView.vue'
+import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import { FakeDesk, mountWithDesk } from './support/desk'
-import { status } from './support/runtime-json'
+import { WALLET, status } from './support/runtime-json'
 
-const item = (n: string, tags: string[], closed: boolean, nextTimeout?: bigint): ContractListItem => ({
+const item = (
+  n: string,
+  tags: string[],
+  closed: boolean,
+  nextTimeout?: bigint,
+  awaiting?: readonly AwaitedAction[]
+): ContractListItem => ({
   header: {
     contractId: `${n.repeat(64)}#1`,
     roleTokenMintingPolicyId: '',
@@ -17,8 +28,13 @@ const item = (n: string, tags: string[], closed: boolean, nextTimeout?: bigint):
     block: { slotNo: 10n, blockNo: 2n, blockHeaderHash: 'ab'.repeat(32) }
   },
   closed,
-  ...(nextTimeout === undefined ? {} : { nextTimeout })
+  ...(nextTimeout === undefined ? {} : { nextTimeout }),
+  ...(awaiting === undefined ? {} : { awaiting })
 })
+
+const DEADLINE = 1_900_000_600_000n
+const localTime = (ms: bigint): string =>
+  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(Number(ms)))
 
 describe('contracts list', () => {
   test('search and filter', async () => {
@@ -44,5 +60,55 @@ describe('contracts list', () => {
     expect(rows()[0]).toContain('cccccccccccc')
     await wrapper.get('[data-testid=contracts-search]').setValue('nothing like it')
     expect(wrapper.get('[data-testid=contracts-empty]').text()).toBe('No contract matches.')
+  })
+})
+
+describe("a wallet's contracts", () => {
+  test('listed for the selected wallet, with what each waits for from it', async () => {
+    const desk = new FakeDesk({
+      'app.status': () => status(1_900_000_000_000n),
+      'wallets.list': () => [WALLET],
+      'contracts.list': (request) =>
+        request.walletId === undefined
+          ? []
+          : [
+              item('a', ['escrow'], false, DEADLINE, [
+                {
+                  kind: 'deposit',
+                  party: 'role:Buyer',
+                  amount: 100_000_000n,
+                  token: { currencySymbol: '', tokenName: '' },
+                  before: DEADLINE
+                },
+                { kind: 'choice', party: WALLET.address, choiceName: 'approve', before: DEADLINE }
+              ]),
+              item('b', ['swap'], false, DEADLINE, [])
+            ]
+    })
+    const { wrapper, pinia } = await mountWithDesk(ContractsView, desk, { path: '/contracts' })
+    await useWalletsStore(pinia).load()
+    await flushPromises()
+    expect(desk.requests('contracts.list').at(-1)).toEqual({ walletId: WALLET.id })
+    const awaiting = wrapper.findAll('[data-testid=contract-awaiting]').map((c) => c.text())
+    expect(awaiting).toEqual([
+      `Deposit 100 ada as Buyer before ${localTime(DEADLINE)}Choose “approve” before ${localTime(DEADLINE)}`,
+      'Nothing now'
+    ])
+  })
+
+  test('any contract opens by its id; a malformed id is explained', async () => {
+    const desk = new FakeDesk({ 'app.status': () => status(1_900_000_000_000n), 'contracts.list': () => [] })
+    const { wrapper, router } = await mountWithDesk(ContractsView, desk, { path: '/contracts' })
+    await wrapper.get('[data-testid=open-id]').setValue('not an id')
+    await wrapper.get('[data-testid=open-by-id]').trigger('submit')
+    expect(wrapper.get('[data-testid=open-id-error]').text()).toContain('output number')
+    expect(router.currentRoute.value.name).toBe('contracts')
+    const id = `${'AB'.repeat(32)}#2`
+    await wrapper.get('[data-testid=open-id]').setValue(` ${id} `)
+    await wrapper.get('[data-testid=open-by-id]').trigger('submit')
+    await flushPromises()
+    expect(router.currentRoute.value.name).toBe('contract')
+    expect(router.currentRoute.value.params['contractId']).toBe(id.toLowerCase())
+    expect(wrapper.find('[data-testid=open-id-error]').exists()).toBe(false)
   })
 })

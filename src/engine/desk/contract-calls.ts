@@ -2,7 +2,7 @@
  * `contracts.*` and `payouts.*`: the service's operations with the wallet standing in for Runtime's wallet
  * headers, answered in Runtime's resource JSON, and every build returned with its review.
  */
-import type { ContractListItem, RoleRecipient } from '../../api/contract'
+import type { AwaitedAction, ContractListItem, RoleRecipient } from '../../api/contract'
 import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject } from '../../core/json/lossless'
 import { MarloweJsonError, parseContract, parseInputs } from '../../core/marlowe/json'
 import { nextTimeout } from '../../core/marlowe/timeouts'
@@ -11,7 +11,16 @@ import type { TxRow } from '../../store/service-store'
 import { parseRef, type RolesConfig } from '../build'
 import { transactionMetadataFromJson } from '../build/metadata'
 import { EngineError } from '../errors'
-import { contractHeaderJson, contractStateJson, nextJson, payoutStateJson, txJson, type ContractView } from '../service'
+import {
+  contractHeaderJson,
+  contractStateJson,
+  hasParty,
+  nextJson,
+  payoutStateJson,
+  txJson,
+  type ContractView,
+  type MarloweService
+} from '../service'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -103,20 +112,81 @@ function chainOrder(a: TxRow, b: TxRow): number {
 const withTimeout = <T extends object>(value: T, timeout: bigint | undefined): T & { nextTimeout?: bigint } =>
   timeout === undefined ? value : { ...value, nextTimeout: timeout }
 
+/** An interval from `from` that does not straddle the contract's next deadline (the step would be ambiguous). */
+function nextInterval(view: ContractView, from: bigint): { from: bigint; to: bigint } {
+  const deadline = view.current === undefined ? undefined : nextTimeout(view.current.contract, from)
+  const to = deadline !== undefined && deadline - 1n < from + NEXT_WINDOW_MS ? deadline - 1n : from + NEXT_WINDOW_MS
+  return { from, to }
+}
+
+interface WalletParties {
+  readonly addresses: readonly string[]
+  readonly roles: readonly { readonly policyId: string; readonly role: string }[]
+}
+
+const partyText = (p: Party): string => (p.type === 'Role' ? `role:${p.role}` : p.address)
+
+/** The deposits and choices the contract accepts now from the wallet's own parties. */
+function awaitedFrom(service: MarloweService, view: ContractView, wallet: WalletParties, now: bigint): AwaitedAction[] {
+  if (view.current === undefined || view.status !== 'confirmed') return []
+  const parties: Party[] = [
+    ...wallet.addresses.map((address): Party => ({ type: 'Address', address })),
+    ...wallet.roles.filter((r) => r.policyId === view.rolesCurrency).map((r): Party => ({ type: 'Role', role: r.role }))
+  ]
+  if (parties.length === 0) return []
+  let steps
+  try {
+    steps = service.next(view.contractId, { interval: nextInterval(view, now), parties })
+  } catch (e) {
+    // A deadline just passed or an interval the contract cannot take: it waits for nothing from anyone now.
+    if (e instanceof EngineError) return []
+    throw e
+  }
+  const before = nextTimeout(view.current.contract, now)
+  const when = before === undefined ? {} : { before }
+  return [
+    ...steps.applicableInputs.deposits.map((d): AwaitedAction => ({
+      kind: 'deposit',
+      party: partyText(d.party),
+      amount: d.canDeposit,
+      token: { currencySymbol: d.token.currencySymbol, tokenName: d.token.tokenName },
+      ...when
+    })),
+    ...steps.applicableInputs.choices.map((c): AwaitedAction => ({
+      kind: 'choice',
+      party: partyText(c.choice.owner),
+      choiceName: c.choice.name,
+      ...when
+    }))
+  ]
+}
+
 export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   const { service, store, wallets, progress } = ctx
 
   return {
     // Every contract in the store, whatever its status (a just-submitted one too), newest first.
-    'contracts.list': async () => {
-      const items = store.contracts().map((row) => ({
-        view: service.getContract(row.contractId),
-        createdAt: store.tx(row.createTxId)?.createdAt ?? 0
-      }))
+    'contracts.list': async ({ walletId }) => {
+      const wallet: WalletParties | undefined =
+        walletId === undefined
+          ? undefined
+          : { addresses: await wallets.fundAddresses(walletId), roles: await wallets.heldTokens(walletId) }
+      const now = wallet === undefined ? 0n : await ctx.chainTime()
+      const items = store.contracts().flatMap((row) => {
+        const view = service.getContract(row.contractId)
+        if (wallet !== undefined && !hasParty(view, { partyAddresses: wallet.addresses, partyRoles: wallet.roles })) {
+          return []
+        }
+        return [{ view, createdAt: store.tx(row.createTxId)?.createdAt ?? 0 }]
+      })
       items.sort((a, b) => b.createdAt - a.createdAt)
-      return items.map(({ view }): ContractListItem =>
-        withTimeout({ header: contractHeaderJson(view), closed: view.current === undefined }, pendingTimeout(view))
-      )
+      return items.map(({ view }): ContractListItem => {
+        const item = withTimeout(
+          { header: contractHeaderJson(view), closed: view.current === undefined },
+          pendingTimeout(view)
+        )
+        return wallet === undefined ? item : { ...item, awaiting: awaitedFrom(service, view, wallet, now) }
+      })
     },
 
     'contracts.get': async ({ contractId }) => {
@@ -131,10 +201,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
 
     'contracts.next': async ({ contractId, walletId }) => {
       const view = service.getContract(contractId)
-      const from = await ctx.chainTime()
-      // The interval must not straddle a deadline, or the contract's next step would be ambiguous.
-      const deadline = view.current === undefined ? undefined : nextTimeout(view.current.contract, from)
-      const to = deadline !== undefined && deadline - 1n < from + NEXT_WINDOW_MS ? deadline - 1n : from + NEXT_WINDOW_MS
+      const interval = nextInterval(view, await ctx.chainTime())
       let parties: Party[] | undefined
       if (walletId !== undefined) {
         const [addresses, roles] = await Promise.all([
@@ -147,7 +214,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
         ]
       }
       const steps = service.next(view.contractId, {
-        interval: { from, to },
+        interval,
         ...(parties === undefined ? {} : { parties })
       })
       return nextJson(steps)

@@ -47,7 +47,7 @@ export const REQUEST_SCHEMAS: Schemas = {
   }),
   'sandbox.advance': z.strictObject({ toTime: z.bigint().nonnegative() }),
 
-  'contracts.list': nothing,
+  'contracts.list': z.strictObject({ walletId: walletId.exactOptional() }),
   'contracts.get': z.strictObject({ contractId: outRef }),
   'contracts.next': z.strictObject({ contractId: outRef, walletId: walletId.exactOptional() }),
   'contracts.create': z.strictObject({

@@ -440,10 +440,19 @@ function matchesContract(view: ContractView, filter: ContractFilter): boolean {
   if (!any(filter.tags, (t) => Object.hasOwn(view.tags, t))) return false
   const addresses = filter.partyAddresses ?? []
   const roles = filter.partyRoles ?? []
-  if (addresses.length === 0 && roles.length === 0) return true
+  return (
+    (addresses.length === 0 && roles.length === 0) || hasParty(view, { partyAddresses: addresses, partyRoles: roles })
+  )
+}
+
+/**
+ * Whether one of the addresses, or one of the role tokens (of the contract's roles currency), is a party of the
+ * contract as it was created — Runtime's reading of its party filters.
+ */
+export function hasParty(view: ContractView, parties: Pick<ContractFilter, 'partyAddresses' | 'partyRoles'>): boolean {
   const facts = contractFacts(view.initialContract, view.initialState)
   return (
-    addresses.some((a) => facts.addresses.includes(a)) ||
-    roles.some((r) => r.policyId === view.rolesCurrency && facts.roles.includes(r.role))
+    (parties.partyAddresses ?? []).some((a) => facts.addresses.includes(a)) ||
+    (parties.partyRoles ?? []).some((r) => r.policyId === view.rolesCurrency && facts.roles.includes(r.role))
   )
 }

@@ -208,6 +208,33 @@ describe('an escrow from creation to withdrawal', () => {
     expect(aliceBalance.assets.map((a) => [a.displayName, a.quantity])).toEqual([['Buyer', 1n]])
   })
 
+  test("a wallet's contracts: those it is a party of, with what each waits for from it", async () => {
+    expect(await h.ok('contracts.list', { walletId: alice.id })).toEqual([
+      {
+        header: expect.objectContaining({ contractId, status: 'confirmed' }),
+        closed: false,
+        nextTimeout: T0 + DAY,
+        awaiting: [
+          {
+            kind: 'deposit',
+            party: 'role:Buyer',
+            amount: 100n * ADA,
+            token: { currencySymbol: '', tokenName: '' },
+            before: T0 + DAY
+          }
+        ]
+      }
+    ])
+    // bob holds the Seller token: a party, with nothing to do before the deposit.
+    expect(
+      (await h.ok('contracts.list', { walletId: bob.id })).map((c) => [c.header['contractId'], c.awaiting])
+    ).toEqual([[contractId, []]])
+    // dave holds no role token and no address of his is in the contract.
+    expect(await h.ok('contracts.list', { walletId: dave.id })).toEqual([])
+    await h.fails('contracts.list', { walletId: 'no such wallet' }, 'InvalidRequest')
+    await h.fails('contracts.list', { walletId: '0'.repeat(40) }, 'WalletNotFound')
+  })
+
   test('next steps: what the wallet can do now, by its address and the role tokens it holds', async () => {
     const forAlice = obj(await h.ok('contracts.next', { contractId, walletId: alice.id }))
     const deposits = (a: JsonObject) => obj(a.applicable_inputs).deposits as JsonObject[]

@@ -3,8 +3,10 @@
  * the contract tree, the action forms, the history and the review summary, so each says a thing the same way.
  * Given the user's wallets by address (`OwnAddresses`), a party at one of them is named as the review names it.
  */
+import type { AwaitedAction } from '../../../api/contract'
 import type { ChoiceId, Input, Observation, Party, Payee, Payment, Token, Value } from '../../../core/marlowe/types'
 import { formatAda, formatQuantity } from '../format/amounts'
+import { formatTime } from '../format/time'
 import { shorten } from '../format/text'
 
 /** Payment address → the name of the user's wallet there. */
@@ -115,4 +117,15 @@ export function inputText(input: Input, own?: OwnAddresses): string {
 
 export function paymentText(p: Payment, own?: OwnAddresses): string {
   return `${amountText(p.amount, p.token)} from ${accountText(p.from, own)} to ${payeeText(p.to, own)}`
+}
+
+/** What a contract waits for from the user: "Deposit 100 ada as Buyer before 28 Nov 2026, 22:12". */
+export function awaitedText(a: AwaitedAction, own?: OwnAddresses): string {
+  const party: Party = a.party.startsWith('role:')
+    ? { type: 'Role', role: a.party.slice('role:'.length) }
+    : { type: 'Address', address: a.party }
+  const as =
+    party.type === 'Role' ? ` as ${party.role}` : own?.has(a.party) === true ? '' : ` as ${partyText(party, own)}`
+  const what = a.kind === 'deposit' ? `Deposit ${amountText(a.amount, a.token)}` : `Choose “${a.choiceName}”`
+  return `${what}${as}${a.before === undefined ? '' : ` before ${formatTime(a.before)}`}`
 }

@@ -2,7 +2,7 @@
  * Runtime's resource JSON (contract headers and states, transactions, payouts, next steps) read into typed
  * views with the core's Marlowe decoders. Malformed JSON throws a `MarloweJsonError` naming the path.
  */
-import type { ContractDetail, ContractListItem } from '../../../api/contract'
+import type { AwaitedAction, ContractDetail, ContractListItem } from '../../../api/contract'
 import type { JsonObject, JsonValue } from '../../../core/json/lossless'
 import {
   decodeBound,
@@ -58,6 +58,8 @@ export interface ContractHeaderView {
 export interface ContractSummary extends ContractHeaderView {
   readonly closed: boolean
   readonly nextTimeout?: bigint
+  /** Listed for a wallet: what the contract waits for from it. */
+  readonly awaiting?: readonly AwaitedAction[]
 }
 
 export interface ContractStateView extends ContractHeaderView {
@@ -158,7 +160,8 @@ export function readContractSummary(item: ContractListItem): ContractSummary {
   return {
     ...header,
     closed: item.closed,
-    ...(item.nextTimeout === undefined ? {} : { nextTimeout: item.nextTimeout })
+    ...(item.nextTimeout === undefined ? {} : { nextTimeout: item.nextTimeout }),
+    ...(item.awaiting === undefined ? {} : { awaiting: item.awaiting })
   }
 }
 

@@ -33,8 +33,10 @@ export const useContractsStore = defineStore('contracts', () => {
   const list = shallowRef<readonly ContractSummary[]>([])
   const current = shallowRef<OpenContract | undefined>(undefined)
 
+  /** The selected wallet's contracts (those it is a party of), or every contract when no wallet is chosen. */
   async function loadList(): Promise<void> {
-    list.value = (await desk['contracts.list']({})).map(readContractSummary)
+    const walletId = wallets.selected?.id
+    list.value = (await desk['contracts.list'](walletId === undefined ? {} : { walletId })).map(readContractSummary)
   }
 
   async function open(contractId: string): Promise<void> {
