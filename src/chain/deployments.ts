@@ -7,8 +7,8 @@
  * shared/spec/runtime-api.md §11. The payout script sits at output #2 of the transaction whose output #1 holds
  * the semantics script. Older script sets (contracts created before runtime 1.0.0) are not listed.
  *
- * The role-token minting policy has no entry: in Marlowe it is parameterised by each contract's seed UTxO, so
- * every contract has its own (on the sandbox: `roleTokenPolicy(seed)`).
+ * The role-token minting policy has no entry: it is parameterised by each contract's seed UTxO and tokens, so
+ * every contract has its own, made by the engine on every network (src/engine/build/role-token-policy/).
  */
 import { formatShelleyAddress, type Credential } from '../core/cardano/address'
 import type { NetworkName, TxOutRef } from './provider'

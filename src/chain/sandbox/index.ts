@@ -9,9 +9,9 @@
  * ## The Marlowe scripts here are stand-ins
  * The real Marlowe validators are not available to this app, so the sandbox deploys **stand-in Plutus V2
  * scripts that always succeed**, one per role (semantics, payout, open-role; `stand-ins.ts`), as reference
- * scripts at genesis, and `roleTokenPolicy(seed)` gives each contract its own always-succeeding role-token
- * policy. On the sandbox, **Marlowe's rules are enforced by our engine before it builds a transaction; the
- * ledger enforces everything else.** A transaction that the real validator would reject can land here.
+ * scripts at genesis. On the sandbox, **Marlowe's rules are enforced by our engine before it builds a
+ * transaction; the ledger enforces everything else.** A transaction that the real validator would reject can land
+ * here. Role tokens are minted by the engine's own one-shot policy, as on every network, and evaluated for real.
  *
  * ## Genesis (the same in every sandbox)
  * | wallet | address (network 0) | genesis UTxOs |
@@ -49,7 +49,7 @@ export {
   type SandboxWallet,
   type SandboxWalletName
 } from './wallets'
-export { STAND_IN_VALIDATORS, roleTokenPolicy, type StandInScript, type StandInRole } from './stand-ins'
+export { STAND_IN_VALIDATORS, type StandInScript, type StandInRole } from './stand-ins'
 export { SANDBOX_REFERENCE_SCRIPTS, type ReferenceScriptOutput } from './reference-scripts'
 export {
   GENESIS_ID,

@@ -4,7 +4,6 @@
  */
 import { marloweDeployment } from '../../chain/deployments'
 import type { NetworkName } from '../../chain/provider'
-import { roleTokenPolicy } from '../../chain/sandbox/stand-ins'
 import { buildApplyInputs } from './apply'
 import type { BuildContext } from './context'
 import { buildCreate } from './create'
@@ -15,7 +14,6 @@ import type {
   BuilderOptions,
   CreateBuild,
   CreateRequest,
-  RoleTokenPolicyFactory,
   WalletRequest,
   WithdrawBuild,
   WithdrawRequest
@@ -31,8 +29,6 @@ const SAFE_ZONE_SLOTS: Readonly<Record<NetworkName, bigint>> = {
   preview: 25_920n,
   sandbox: 129_600n
 }
-
-const sandboxPolicy: RoleTokenPolicyFactory = (seed) => roleTokenPolicy(seed).bytes
 
 export class MarloweTxBuilder {
   private readonly refScripts: ReferenceScripts
@@ -65,14 +61,12 @@ export class MarloweTxBuilder {
     const o = this.options
     const provider = o.provider
     const pp = await provider.protocolParameters()
-    const policy = o.roleTokenPolicy ?? (provider.network === 'sandbox' ? sandboxPolicy : undefined)
     return {
       provider,
       mainnet: provider.networkId === 1,
       pp,
       scripts: o.scripts ?? [marloweDeployment(provider.network)],
       refScripts: this.refScripts,
-      ...(policy === undefined ? {} : { roleTokenPolicy: policy }),
       balance: {
         provider,
         pp,

@@ -3,7 +3,6 @@ import type { MarloweDeployment } from '../../chain/deployments'
 import type { ChainProvider, ProtocolParameters } from '../../chain/provider'
 import type { BalanceDeps } from './balance'
 import type { ReferenceScripts } from './scripts'
-import type { RoleTokenPolicyFactory } from './types'
 
 export interface BuildContext {
   readonly provider: ChainProvider
@@ -12,7 +11,6 @@ export interface BuildContext {
   /** Current set first. */
   readonly scripts: readonly [MarloweDeployment, ...MarloweDeployment[]]
   readonly refScripts: ReferenceScripts
-  readonly roleTokenPolicy?: RoleTokenPolicyFactory
   readonly balance: BalanceDeps
   readonly safeZoneSlots: bigint
 }

@@ -102,8 +102,8 @@ export async function buildCreate(
   const roles = setupRoles(request.roles, request.threadTokenName ?? '', mainnet)
   const continuations = new Set(request.continuations?.keys() ?? [])
 
-  const plan = async (available: readonly Utxo[]): Promise<Planned<CreateInfo>> => {
-    const minted = roles.mint === undefined ? undefined : await planMint(ctx, roles.mint, available)
+  const plan = (available: readonly Utxo[]): Planned<CreateInfo> => {
+    const minted = roles.mint === undefined ? undefined : planMint(ctx, roles.mint, available)
     const rolesCurrency = minted?.mint.policyId ?? roles.policyId ?? ''
     const threadToken =
       roles.threadTokenName === undefined

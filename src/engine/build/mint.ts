@@ -1,15 +1,16 @@
 /**
  * Minting role tokens with the one-shot policy (runtime-api.md §9.2): pick the seed UTxO as Runtime does (the
- * smallest wallet UTxO that alone could hold every token, else the first), ask the factory for the policy
- * parameterised by the seed and the exact tokens, and mint them all with the unit redeemer.
+ * smallest wallet UTxO that alone could hold every token, else the first), parameterise our policy
+ * (role-token-policy/) by the seed and the exact tokens, and mint them all with Runtime's unit redeemer.
  */
 import type { Utxo } from '../../chain/provider'
-import { CSL, withCsl } from '../../csl'
+import { withCsl } from '../../csl'
 import { engineFailure } from './build-errors'
 import type { BuildContext } from './context'
 import { SAFE_LOVELACE } from './initial-state'
 import { minAdaBound } from './min-utxo'
 import type { PlannedMint } from './plan'
+import { roleTokenPolicy } from './role-token-policy/policy'
 import { assetNameHex, sumValues, tokenValue } from './values'
 
 /** The mint redeemer `Constr 0 []`. */
@@ -45,25 +46,13 @@ function chooseSeed(available: readonly Utxo[], estimate: bigint): Utxo {
 }
 
 /** The mint and the seed UTxO the tx must spend for it. */
-export async function planMint(
+export function planMint(
   ctx: BuildContext,
   tokens: ReadonlyMap<string, bigint>,
   available: readonly Utxo[]
-): Promise<{ mint: PlannedMint; seed: Utxo }> {
-  const factory = ctx.roleTokenPolicy
-  if (factory === undefined) {
-    throw engineFailure(
-      'Internal',
-      'MintingScriptDecodingFailed',
-      'No role-token minting policy is available for this network',
-      {
-        tag: 'MintingScriptDecodingFailed'
-      }
-    )
-  }
+): { mint: PlannedMint; seed: Utxo } {
   const seed = chooseSeed(available, seedEstimate(ctx, tokens))
-  const script = await factory(seed.ref, tokens)
-  const policyId = withCsl((scope) => scope.own(scope.own(CSL.PlutusScript.new_v2(script)).hash()).to_hex())
   const assets = [...tokens].map(([name, quantity]) => ({ assetName: assetNameHex(name) ?? '', quantity }))
+  const { script, policyId } = roleTokenPolicy(seed.ref, assets)
   return { mint: { script, policyId, redeemer: UNIT_REDEEMER, assets }, seed }
 }

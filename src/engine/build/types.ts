@@ -26,15 +26,6 @@ export interface WalletRequest {
   readonly collateral?: readonly TxOutRef[]
 }
 
-/**
- * The one-shot role-token policy for a seed UTxO and the exact tokens to mint (Runtime runs
- * `marlowe-minting-validator`): a Plutus V2 script as the CBOR byte string of its flat program.
- */
-export type RoleTokenPolicyFactory = (
-  seed: TxOutRef,
-  tokens: ReadonlyMap<string, bigint>
-) => Uint8Array | Promise<Uint8Array>
-
 export interface BuilderOptions {
   readonly provider: ChainProvider
   /**
@@ -43,8 +34,6 @@ export interface BuilderOptions {
    */
   readonly scripts?: readonly [MarloweDeployment, ...MarloweDeployment[]]
   readonly reservations: InputReservations
-  /** Needed to create contracts that mint their role tokens; default: the stand-in policy on the sandbox. */
-  readonly roleTokenPolicy?: RoleTokenPolicyFactory
   /** How long a build holds its inputs if it is never submitted; default 30 minutes. */
   readonly reservationTtlMs?: number
   /** Slots past the tip that time conversion trusts when the era has no announced end; default 3k/f. */

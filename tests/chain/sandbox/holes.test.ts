@@ -5,7 +5,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { semanticsValidatorAddress } from '../../../src/chain/deployments'
 import {
-  roleTokenPolicy,
   SANDBOX_REFERENCE_SCRIPTS,
   sandboxWallet,
   signWithSandboxWallets,
@@ -14,10 +13,21 @@ import {
 import { ChainError, type Utxo } from '../../../src/chain/provider'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { CSL } from '../../../src/csl'
+import { roleTokenPolicy } from '../../../src/engine/build/role-token-policy/policy'
 import { scratchDirs } from '../support/lifecycle'
 import { RawEmulator } from '../support/raw-emulator'
 import { adaUtxos, openSandbox } from '../support/sandbox'
-import { ADA, buildTx, costModels, evaluated, intDatum, recompose, txId, type TxSpec } from '../support/txkit'
+import {
+  ADA,
+  buildTx,
+  costModels,
+  evaluated,
+  intDatum,
+  policyScript,
+  recompose,
+  txId,
+  type TxSpec
+} from '../support/txkit'
 
 const scratchDir = scratchDirs()
 const alice = sandboxWallet('alice')
@@ -167,18 +177,18 @@ describe('the sandbox closes the holes of the stock emulator', () => {
   test('minting through a reference-script policy without a redeemer', async () => {
     open()
     const params = await sandbox.protocolParameters()
-    const [seed] = await adaUtxos(sandbox, alice.address)
-    const policy = roleTokenPolicy(seed!.ref)
+    // The publishing payment spends the largest UTxO: the policy's seed is the next one, spent by the mint.
+    const [, seed] = await adaUtxos(sandbox, alice.address)
+    const policy = policyScript(roleTokenPolicy(seed!.ref, [{ assetName: '526f6c65', quantity: 1n }]))
     const publish = sign(
       await payment({ outputs: [{ address: alice.address, lovelace: 20n * ADA, scriptRef: policy }] })
     )
     const [reference] = await sandbox.utxosByRef([{ txId: await sandbox.submit(publish), index: 0 }])
-    const [funds] = await adaUtxos(sandbox, alice.address)
     const coll = await collateral()
     const good = await evaluated(sandbox, (budget) =>
       buildTx({
         params,
-        inputs: [funds!],
+        inputs: [seed!],
         changeAddress: alice.address,
         mint: {
           policy,

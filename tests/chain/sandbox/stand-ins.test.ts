@@ -1,7 +1,7 @@
 import { UPLCDecoder } from '@blaze-cardano/uplc'
 import { Script, PlutusV2Script, HexBlob } from '@blaze-cardano/core'
 import { describe, expect, test } from 'vitest'
-import { roleTokenPolicy, STAND_IN_VALIDATORS, type StandInScript } from '../../../src/chain/sandbox'
+import { STAND_IN_VALIDATORS, type StandInScript } from '../../../src/chain/sandbox'
 import { encodeProgram, type Term } from '../../../src/chain/sandbox/flat'
 import { bytesToHex } from '../../../src/core/bytes'
 import { CSL, withCsl } from '../../../src/csl'
@@ -22,8 +22,6 @@ const cslHash = (s: StandInScript): string =>
 
 const blazeHash = (s: StandInScript): string =>
   Script.newPlutusV2Script(new PlutusV2Script(HexBlob(bytesToHex(s.bytes)))).hash()
-
-const seed = { txId: '5f'.repeat(32), index: 1 }
 
 describe('flat encoding', () => {
   test('writes the program of the tooling notes byte for byte', () => {
@@ -65,14 +63,10 @@ describe('stand-in scripts', () => {
         }
       })
     }
-    expect(UPLCDecoder.decodeFromHex(flatOf(roleTokenPolicy(seed))).body).toMatchObject({
-      type: 'Lambda',
-      body: { type: 'Lambda', body: { type: 'Apply', argument: { type: 'Constant', valueType: 'ByteString' } } }
-    })
   })
 
   test('hash as CSL and Blaze hash them, and are distinct per role', () => {
-    const all = [...Object.values(STAND_IN_VALIDATORS), roleTokenPolicy(seed)]
+    const all = Object.values(STAND_IN_VALIDATORS)
     for (const s of all) {
       expect(s.hash).toBe(cslHash(s))
       expect(s.hash).toBe(blazeHash(s))
@@ -83,15 +77,5 @@ describe('stand-in scripts', () => {
       payout: 'c255f2a13267d87fd3105b0577912ee7ffcb8e6c209f4db94fd6c324',
       openRole: '64b6e306dfebd78635f88976c4178a7f339d718455aabee97ec2a0d7'
     })
-  })
-
-  test('role-token policies: one per seed UTxO, the same for the same seed', () => {
-    const policy = roleTokenPolicy(seed)
-    expect(roleTokenPolicy({ ...seed })).toEqual(policy)
-    expect(roleTokenPolicy({ ...seed, index: 2 }).hash).not.toBe(policy.hash)
-    expect(roleTokenPolicy({ txId: '60'.repeat(32), index: 1 }).hash).not.toBe(policy.hash)
-    expect(flatOf(policy)).toContain(seed.txId)
-    expect(() => roleTokenPolicy({ txId: 'abcd', index: 0 })).toThrow(/32 bytes/)
-    expect(() => roleTokenPolicy({ ...seed, index: -1 })).toThrow(/32-bit natural/)
   })
 })

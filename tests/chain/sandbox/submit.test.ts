@@ -1,16 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { semanticsValidatorAddress } from '../../../src/chain/deployments'
-import {
-  roleTokenPolicy,
-  SANDBOX_REFERENCE_SCRIPTS,
-  sandboxWallet,
-  signWithSandboxWallets
-} from '../../../src/chain/sandbox'
+import { SANDBOX_REFERENCE_SCRIPTS, sandboxWallet, signWithSandboxWallets } from '../../../src/chain/sandbox'
 import type { SandboxProvider } from '../../../src/chain/sandbox'
 import type { Utxo } from '../../../src/chain/provider'
 import { bytesToHex } from '../../../src/core/bytes'
+import { roleTokenPolicy } from '../../../src/engine/build/role-token-policy/policy'
 import { adaUtxos, openSandbox } from '../support/sandbox'
-import { ADA, buildTx, datumHash, evaluated, intDatum, txId } from '../support/txkit'
+import { ADA, buildTx, datumHash, evaluated, intDatum, policyScript, txId } from '../support/txkit'
 
 const alice = sandboxWallet('alice')
 const bob = sandboxWallet('bob')
@@ -113,17 +109,22 @@ describe('the sandbox accepts well-formed transactions', () => {
     expect(await sandbox.utxosByRef([locked.ref])).toEqual([])
   })
 
-  test('role tokens are minted by the stand-in policy of the seed UTxO', async () => {
+  test("role tokens are minted by the engine's policy of the seed UTxO, evaluated for real", async () => {
     ;({ sandbox } = openSandbox())
     const params = await sandbox.protocolParameters()
     const utxos = await adaUtxos(sandbox, alice.address)
     const seed = utxos[0]!
     const collateral = utxos.find((u) => u.value.lovelace === 5n * ADA)!
-    const policy = roleTokenPolicy(seed.ref)
     const tokens = [
       { name: bytesToHex(new TextEncoder().encode('Buyer')), quantity: 1n },
       { name: bytesToHex(new TextEncoder().encode('Seller')), quantity: 1n }
     ]
+    const policy = policyScript(
+      roleTokenPolicy(
+        seed.ref,
+        tokens.map((t) => ({ assetName: t.name, quantity: t.quantity }))
+      )
+    )
     const tx = await evaluated(sandbox, (budget) =>
       buildTx({
         params,

@@ -1,24 +1,36 @@
 /**
  * Builds the simple transactions the sandbox tests (and its benchmark) submit, with CSL as the engine will:
  * payments, outputs locked by datum hash, spends through a Plutus V2 reference script with the datum in the
- * witness set, mints with a stand-in policy. Returns unsigned transaction bytes; `evaluated` does the
- * draft → evaluate → final two-pass build.
+ * witness set, mints and burns with a Plutus V2 policy (the engine's role-token policy: `policyScript`). Returns
+ * unsigned transaction bytes; `evaluated` does the draft → evaluate → final two-pass build.
  */
 import { CSL, withCsl, type CslScope } from '../../../src/csl'
 import { hexToBytes } from '../../../src/core/bytes'
 import type { ChainProvider, ExUnits, ProtocolParameters, RedeemerBudget, Utxo } from '../../../src/chain/provider'
 import { txBuilderConfig } from '../../../src/chain/sandbox/csl-config'
-import type { StandInScript } from '../../../src/chain/sandbox/stand-ins'
+import type { RoleTokenPolicy } from '../../../src/engine/build/role-token-policy/policy'
 
 export const ADA = 1_000_000n
 export const NO_UNITS: ExUnits = { mem: 0n, steps: 0n }
+
+/** A Plutus V2 script with its hash: a sandbox stand-in validator, or a policy as `policyScript` gives it. */
+export interface PlutusV2Script {
+  readonly language: 'PlutusV2'
+  /** CBOR byte string of the flat program. */
+  readonly bytes: Uint8Array
+  readonly hash: string
+}
+
+export function policyScript(policy: RoleTokenPolicy): PlutusV2Script {
+  return { language: 'PlutusV2', bytes: policy.script, hash: policy.policyId }
+}
 
 export interface Pay {
   readonly address: string
   readonly lovelace: bigint
   /** Plutus Data CBOR: the output holds its hash and the datum goes into the witness set. */
   readonly datum?: Uint8Array
-  readonly scriptRef?: StandInScript
+  readonly scriptRef?: PlutusV2Script
   readonly assets?: readonly { readonly policy: string; readonly name: string; readonly quantity: bigint }[]
 }
 
@@ -33,7 +45,7 @@ export interface ScriptSpend {
 
 export interface Mint {
   /** In the witness set, or (with `reference`) through a reference script. */
-  readonly policy: StandInScript
+  readonly policy: PlutusV2Script
   readonly reference?: Utxo
   readonly assets: readonly { readonly name: string; readonly quantity: bigint }[]
   readonly redeemer: Uint8Array
@@ -49,6 +61,8 @@ export interface TxSpec {
   readonly scriptSpend?: ScriptSpend
   readonly mint?: Mint
   readonly collateral?: Utxo
+  /** Read, not spent. */
+  readonly referenceInputs?: readonly Utxo[]
   readonly validFrom?: bigint
   readonly ttl?: bigint
   readonly metadata?: string
@@ -111,7 +125,7 @@ function output(s: CslScope, o: Pay, tb: CSL.TransactionBuilder): CSL.Transactio
   return out
 }
 
-function scriptSource(s: CslScope, script: StandInScript, reference?: Utxo): CSL.PlutusScriptSource {
+function scriptSource(s: CslScope, script: PlutusV2Script, reference?: Utxo): CSL.PlutusScriptSource {
   if (reference === undefined) return s.own(CSL.PlutusScriptSource.new(s.own(CSL.PlutusScript.new_v2(script.bytes))))
   const hash = s.own(CSL.ScriptHash.from_hex(script.hash))
   return s.own(CSL.PlutusScriptSource.new_ref_input(hash, input(s, reference), v2(s), script.bytes.length))
@@ -141,6 +155,7 @@ export function buildTx(spec: TxSpec): Uint8Array {
       inputs.add_regular_input(s.own(CSL.Address.from_bech32(u.address)), input(s, u), utxoValue(s, u))
     }
     tb.set_inputs(inputs)
+    for (const u of spec.referenceInputs ?? []) tb.add_reference_input(input(s, u))
     for (const o of spec.outputs ?? []) tb.add_output(output(s, o, tb))
     const mint = spec.mint
     if (mint !== undefined) {
