@@ -12,6 +12,8 @@ import {
   type NetworkName,
   type ProtocolParameters,
   type RedeemerBudget,
+  type ScriptTxPage,
+  type ScriptTxQuery,
   type TxOutRef,
   type TxStatus,
   type Utxo
@@ -21,6 +23,7 @@ import { acceptedTxId } from '../submit-api/tx-id'
 import { eraOfProtocolVersion, toConfirmed, toEraSummaries, toGenesis, toProtocolParameters, toTip } from './convert'
 import { additionalUtxoSetV5, toRedeemerBudgets } from './evaluate'
 import { BlockfrostHttp, errorMessage, parseBody } from './http'
+import { ScriptTxReader } from './script-txs'
 import { asArray, asObject, badResponse, get } from './shape'
 import { UtxoReader } from './utxos'
 
@@ -59,6 +62,7 @@ export class BlockfrostProvider implements ChainProvider {
   readonly networkId: 0 | 1
   private readonly http: BlockfrostHttp
   private readonly utxos: UtxoReader
+  private readonly scriptTxs: ScriptTxReader
   private readonly maxUtxoPages: number
   private genesis: Promise<{ readonly systemStartMs: bigint }> | undefined
 
@@ -79,6 +83,7 @@ export class BlockfrostProvider implements ChainProvider {
       maxConcurrent: options.maxConcurrentRequests ?? 8
     })
     this.utxos = new UtxoReader(this.http)
+    this.scriptTxs = new ScriptTxReader(this.http, this.networkId === 1)
     this.maxUtxoPages = options.maxUtxoPages ?? 1000
   }
 
@@ -184,6 +189,14 @@ export class BlockfrostProvider implements ChainProvider {
     if (tx !== undefined) return toConfirmed(tx, id)
     const pending = await this.http.getJsonOrMissing(`/mempool/${id}`)
     return pending === undefined ? { status: 'unknown' } : { status: 'pending' }
+  }
+
+  /**
+   * The chain index, from Blockfrost's address listings (./script-txs.ts): only contracts at script addresses
+   * without a stake credential are listed.
+   */
+  scriptTransactions(query: ScriptTxQuery): Promise<ScriptTxPage> {
+    return this.scriptTxs.page(query)
   }
 
   private systemStart(): Promise<{ readonly systemStartMs: bigint }> {

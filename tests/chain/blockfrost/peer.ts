@@ -1,7 +1,9 @@
 /**
  * A local Blockfrost for tests, speaking the API as its OpenAPI describes it: the paths the adapter uses, the
  * `project_id` check (403), Blockfrost's error bodies (`{status_code, error, message}`), `count`/`page`
- * pagination, amounts as strings. State is canned per test; faults are scripted per path: statuses, delays,
+ * pagination, `order`, `from`/`to` block ranges, amounts as strings. State is canned per test, and a chain of
+ * blocks can be grown (`appendBlock`) and rolled back (`rollBackTo`); `state.refresh` lets a live backend bring
+ * the state up to date before each answer (./sandbox-peer.ts). Faults are scripted per path: statuses, delays,
  * dropped connections and malformed bodies, for a number of requests, after which the peer answers normally.
  * `stop()` refuses connections until `restart()`.
  */
@@ -16,6 +18,17 @@ import {
   type JsonValue
 } from '../../../src/core/json/lossless'
 import { listen, readBody, shut } from '../submit-api/peer'
+import {
+  addressTransactions,
+  appendBlock,
+  findBlock,
+  rollBackTo,
+  txCbor,
+  type Answer,
+  type BlockSpec,
+  type ChainState,
+  type PeerBlock
+} from './peer-chain'
 
 export interface Fault {
   /** Against `METHOD /path` (no query), e.g. /^GET \/blocks\/latest$/. */
@@ -77,24 +90,27 @@ export function errorBody(status: number, message?: string): string {
   return JSON.stringify({ status_code: status, error, message: message ?? text })
 }
 
-export interface PeerState {
+export interface PeerState extends ChainState {
   parameters: JsonObject
   eras: JsonValue
   genesis: JsonObject
-  latestBlock: JsonObject
   /** Address → its UTxOs, items of `GET /addresses/{a}/utxos`. */
   readonly addressUtxos: Map<string, JsonObject[]>
   /** Tx hash → `GET /txs/{h}/utxos`. */
   readonly txUtxos: Map<string, JsonObject>
-  /** Tx hash → `GET /txs/{h}`. */
-  readonly txs: Map<string, JsonObject>
   /** Tx hash → `GET /mempool/{h}`. */
   readonly mempool: Map<string, JsonObject>
   /** Datum hash → CBOR hex. */
   readonly datums: Map<string, string>
   readonly scripts: Map<string, ScriptRecord>
-  evaluate: (request: { readonly path: string; readonly tx: string; readonly json?: JsonValue }) => EvaluationAnswer
-  submit: (tx: Uint8Array) => SubmitAnswer
+  evaluate: (request: {
+    readonly path: string
+    readonly tx: string
+    readonly json?: JsonValue
+  }) => EvaluationAnswer | Promise<EvaluationAnswer>
+  submit: (tx: Uint8Array) => SubmitAnswer | Promise<SubmitAnswer>
+  /** Runs before each request is answered (after faults and the project id check); a failure answers 500. */
+  refresh: (request: RecordedRequest) => Promise<void>
 }
 
 function defaultState(): PeerState {
@@ -103,6 +119,9 @@ function defaultState(): PeerState {
     eras: [],
     genesis: {},
     latestBlock: {},
+    blocks: [],
+    addressTxs: new Map(),
+    txCbor: new Map(),
     addressUtxos: new Map(),
     txUtxos: new Map(),
     txs: new Map(),
@@ -110,7 +129,8 @@ function defaultState(): PeerState {
     datums: new Map(),
     scripts: new Map(),
     evaluate: () => ({ status: 200, body: { jsonrpc: '2.0', method: 'evaluateTransaction', result: [], id: null } }),
-    submit: (tx) => ({ status: 200, body: JSON.stringify(decodeTransaction(tx).id) })
+    submit: (tx) => ({ status: 200, body: JSON.stringify(decodeTransaction(tx).id) }),
+    refresh: () => Promise.resolve()
   }
 }
 
@@ -153,6 +173,16 @@ export class BlockfrostPeer {
     return this.stop()
   }
 
+  /** Adds a block on top of the chain (its transactions listed at their addresses); it becomes the latest. */
+  appendBlock(spec: BlockSpec = {}): PeerBlock {
+    return appendBlock(this.state, spec)
+  }
+
+  /** A rollback: the blocks above `height` and their transactions are gone; blocks appended next replace them. */
+  rollBackTo(height: bigint): void {
+    rollBackTo(this.state, height)
+  }
+
   /** Requests to paths matching `pattern` (`METHOD /path`). */
   requestsTo(pattern: RegExp): RecordedRequest[] {
     return this.requests.filter((r) => pattern.test(`${r.method} ${r.path}`))
@@ -162,7 +192,8 @@ export class BlockfrostPeer {
     const url = new URL(req.url ?? '/', 'http://peer')
     const path = url.pathname.replace(/^\/api\/v0/, '')
     const body = await readBody(req)
-    this.requests.push({ method: req.method ?? '', path, query: url.searchParams, headers: req.headers, body })
+    const request = { method: req.method ?? '', path, query: url.searchParams, headers: req.headers, body }
+    this.requests.push(request)
     const send = (status: number, text: string, headers: Record<string, string> = {}): void => {
       if (!res.destroyed) res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text)
     }
@@ -181,28 +212,40 @@ export class BlockfrostPeer {
       }
     }
     if (req.headers['project_id'] !== this.projectId) return send(403, errorBody(403))
-    const answer = this.route(req.method ?? '', path, url.searchParams, req.headers['content-type'], body)
+    let answer: { status: number; text: string } | undefined
+    try {
+      await this.state.refresh(request)
+      answer = await this.route(req.method ?? '', path, url.searchParams, req.headers['content-type'], body)
+    } catch (e) {
+      return send(500, errorBody(500, e instanceof Error ? e.message : String(e)))
+    }
     if (answer === undefined) return send(404, errorBody(404))
     send(answer.status, answer.text)
   }
 
-  private route(
+  private async route(
     method: string,
     path: string,
     query: URLSearchParams,
     contentType: string | undefined,
     body: Uint8Array
-  ): { status: number; text: string } | undefined {
+  ): Promise<{ status: number; text: string } | undefined> {
     const s = this.state
     const ok = (v: JsonValue): { status: number; text: string } => ({ status: 200, text: stringifyJson(v) })
     const found = (v: JsonValue | undefined): { status: number; text: string } | undefined =>
       v === undefined ? undefined : ok(v)
+    const answered = (a: Answer): { status: number; text: string } | undefined =>
+      a.status === 200 ? ok(a.body) : a.status === 404 ? undefined : { status: a.status, text: errorBody(a.status) }
     let m: RegExpExecArray | null
     if (method === 'GET') {
       if (path === '/epochs/latest/parameters') return ok(s.parameters)
       if (path === '/network/eras') return ok(s.eras)
       if (path === '/genesis') return ok(s.genesis)
       if (path === '/blocks/latest') return ok(s.latestBlock)
+      if ((m = /^\/blocks\/([^/]+)$/.exec(path))) return answered(findBlock(s, decodeURIComponent(m[1]!)))
+      if ((m = /^\/addresses\/([^/]+)\/transactions$/.exec(path))) {
+        return answered(addressTransactions(s, decodeURIComponent(m[1]!), query))
+      }
       if ((m = /^\/addresses\/([^/]+)\/utxos$/.exec(path))) {
         const utxos = s.addressUtxos.get(decodeURIComponent(m[1]!))
         if (utxos === undefined) return undefined
@@ -211,6 +254,7 @@ export class BlockfrostPeer {
         return ok(utxos.slice((page - 1) * count, page * count))
       }
       if ((m = /^\/txs\/([0-9a-f]{64})\/utxos$/.exec(path))) return found(s.txUtxos.get(m[1]!))
+      if ((m = /^\/txs\/([0-9a-f]{64})\/cbor$/.exec(path))) return answered(txCbor(s, m[1]!))
       if ((m = /^\/txs\/([0-9a-f]{64})$/.exec(path))) return found(s.txs.get(m[1]!))
       if ((m = /^\/mempool\/([0-9a-f]{64})$/.exec(path))) return found(s.mempool.get(m[1]!))
       if ((m = /^\/scripts\/datum\/([0-9a-f]{64})\/cbor$/.exec(path))) {
@@ -234,19 +278,19 @@ export class BlockfrostPeer {
     if (path === '/tx/submit') {
       if (contentType !== 'application/cbor')
         return { status: 415, text: errorBody(400, 'Content-Type must be application/cbor') }
-      const answer = s.submit(body)
+      const answer = await s.submit(body)
       return { status: answer.status, text: answer.body }
     }
     if (path === '/utils/txs/evaluate') {
       if (contentType !== 'application/cbor') return { status: 400, text: errorBody(400) }
-      const answer = s.evaluate({ path, tx: new TextDecoder().decode(body) })
+      const answer = await s.evaluate({ path, tx: new TextDecoder().decode(body) })
       return { status: answer.status, text: stringifyJson(answer.body) }
     }
     if (path === '/utils/txs/evaluate/utxos') {
       if (contentType !== 'application/json') return { status: 400, text: errorBody(400) }
       const json = parseJson(new TextDecoder().decode(body))
       const tx = isJsonObject(json) ? json['cbor'] : undefined
-      const answer = s.evaluate({ path, tx: typeof tx === 'string' ? tx : '', json })
+      const answer = await s.evaluate({ path, tx: typeof tx === 'string' ? tx : '', json })
       return { status: answer.status, text: stringifyJson(answer.body) }
     }
     return undefined
