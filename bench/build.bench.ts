@@ -4,13 +4,12 @@
  * releases its reservation so the wallet's UTxOs stay available. The "peer" column is the target.
  */
 import { performance } from 'node:perf_hooks'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import { SandboxProvider, sandboxWallet, signWithSandboxWallets } from '../src/chain/sandbox'
 import { escrow, swap } from '../src/core/marlowe/examples'
 import { ADA, CLOSE, type Input, type Party } from '../src/core/marlowe/types'
 import { InMemoryInputReservations, MarloweTxBuilder } from '../src/engine/build'
 import { printRows, type Row } from './harness'
+import { mib, settledRss } from './memory'
 
 const CREATE_BUILDS = 9500
 const ESCROW_BUILDS = 500
@@ -44,23 +43,6 @@ async function time(count: number, build: () => Promise<unknown>): Promise<Laten
   const elapsed = performance.now() - start
   samples.sort((a, b) => a - b)
   return { opsPerSecond: (count * 1000) / elapsed, p50: percentile(samples, 50), p95: percentile(samples, 95) }
-}
-
-const mib = (bytes: number): number => bytes / (1024 * 1024)
-
-/**
- * RSS after full collections, so garbage not yet collected does not count as growth. One collection frees the
- * garbage but V8 gives the freed pages back to the system over the next ones: three, a moment apart.
- */
-async function settledRss(): Promise<number> {
-  setFlagsFromString('--expose_gc')
-  const gc = runInNewContext('gc') as () => void
-  for (let round = 0; round < 3; round += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    gc()
-  }
-  await new Promise((resolve) => setImmediate(resolve))
-  return process.memoryUsage().rss
 }
 
 export async function benchBuild(): Promise<void> {

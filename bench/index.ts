@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { benchMarloweCore } from './marlowe-core.bench'
 import { benchBuild } from './build.bench'
+import { benchChainIndex } from './chain-index.bench'
 import { benchReview } from './review.bench'
 import { benchReviewFuzz } from './review-fuzz.bench'
 import { benchSandbox } from './sandbox.bench'
@@ -18,7 +19,8 @@ const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
   'review-fuzz': benchReviewFuzz,
   sandbox: benchSandbox,
   build: benchBuild,
-  server: benchServer
+  server: benchServer,
+  'chain-index': benchChainIndex
 }
 
 async function main(group: string | undefined): Promise<void> {

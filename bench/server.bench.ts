@@ -19,8 +19,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer as createHttpServer, get, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -32,6 +30,7 @@ import { ADA, buildTx } from '../tests/chain/support/txkit'
 import { testWallet } from '../tests/engine/build/support'
 import { witnessEnvelope } from '../tests/engine/service/support'
 import { printRows, type Row } from './harness'
+import { bareServer, closeServer, httpGet, portOf } from './http'
 import { concurrentCalls, httpLoad, percentile, summarize, type Load, type Samples } from './load'
 
 const CONNECTIONS = 16
@@ -78,51 +77,6 @@ async function confirmedContract(opened: OpenService): Promise<string> {
   )
   await opened.follower.sync()
   return created.contractId
-}
-
-interface Answer {
-  readonly status: number
-  readonly headers: IncomingHttpHeaders
-  readonly body: Buffer
-}
-
-function httpGet(url: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = get(url, { agent: false }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
-      )
-      response.on('error', reject)
-    })
-    request.on('error', reject)
-  })
-}
-
-const HOP_BY_HOP = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding'])
-
-/** A bare node:http server answering every request with `answer`'s status, headers and body. */
-async function bareServer(answer: Answer): Promise<Server> {
-  const headers: Record<string, string | string[]> = {}
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value
-  }
-  const server = createHttpServer((_request, response) => {
-    response.writeHead(answer.status, headers)
-    response.end(answer.body)
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return server
-}
-
-function portOf(server: Server): number {
-  return (server.address() as AddressInfo).port
-}
-
-async function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections()
-  await new Promise<void>((resolve, reject) => server.close((e) => (e === undefined ? resolve() : reject(e))))
 }
 
 interface HttpRuns {

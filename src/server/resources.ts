@@ -15,7 +15,7 @@ export const links = {
   payout: (payoutId: string) => `payouts/${encodeId(payoutId)}`
 }
 
-export function contractLinks(c: ContractView): JsonObject {
+export function contractLinks(c: Pick<ContractView, 'contractId' | 'status'>): JsonObject {
   return c.status === 'confirmed'
     ? { contract: links.contract(c.contractId), transactions: links.transactions(c.contractId) }
     : { contract: links.contract(c.contractId) }

@@ -133,22 +133,31 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
 
   app.get('/contracts', async (request, reply) => {
     const q = decodeContractsQuery(request.query)
-    const contracts = service.listContracts({
-      roleCurrencies: q.roleCurrencies,
-      tags: q.tags,
-      partyAddresses: q.partyAddresses,
-      partyRoles: q.partyRoles.map((r) => ({ policyId: r.policyId, role: r.assetName }))
-    })
-    return sendPage(
-      request,
-      reply,
-      'contractId',
-      contracts,
-      (c) => c.contractId,
-      refValue,
-      (c) => ({ resource: contractHeaderJson(c), links: contractLinks(c) }),
-      'Initial contract ID not found'
+    const range = parseRangeHeader(header(request, 'range'), 'contractId')
+    // Paged by the store: the cost is the page's, however many contracts the chain holds.
+    const page = service.pageContracts(
+      {
+        roleCurrencies: q.roleCurrencies,
+        tags: q.tags,
+        partyAddresses: q.partyAddresses,
+        partyRoles: q.partyRoles.map((r) => ({ policyId: r.policyId, role: r.assetName }))
+      },
+      {
+        ...(range.value === undefined ? {} : { start: formatRef(range.value) }),
+        order: range.order,
+        offset: range.offset,
+        limit: range.limit
+      }
     )
+    if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Initial contract ID not found')
+    const headers = pageHeaders(range, {
+      values: page.headers.map((c) => refValue(c.contractId)),
+      totalCount: page.total
+    })
+    for (const [name, value] of Object.entries(headers)) reply.header(name, value)
+    return sendJson(reply, 206, {
+      results: page.headers.map((c) => ({ resource: contractHeaderJson(c), links: contractLinks(c) }))
+    })
   })
 
   app.post('/contracts', async (request, reply) => {

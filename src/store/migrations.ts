@@ -56,9 +56,12 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX payouts_by_withdrawal ON payouts(withdrawal_id);`,
   // 3: the chain index. Transactions read from the chain (whoever built them) sit beside our builds, marked by
   // origin; chain_seq orders confirmations as the chain made them; a contract's current UTxO finds it when a
-  // transaction spends it; the cursor is the last block read.
+  // transaction spends it; the cursor is the last block read. Each contract's parties (its addresses and roles)
+  // are kept for the party filters; contracts stored before this are filled in by the engine (parties_known).
+  // created_block_no (the block of a contract's confirmed creation) orders and pages the lists by an index.
   `ALTER TABLE txs ADD COLUMN origin TEXT NOT NULL DEFAULT 'built' CHECK (origin IN ('built', 'chain'));
    ALTER TABLE txs ADD COLUMN chain_seq INTEGER;
+   CREATE INDEX txs_by_chain_seq ON txs(chain_seq);
    CREATE INDEX txs_by_block ON txs(block_no) WHERE block_no IS NOT NULL;
    ALTER TABLE contracts ADD COLUMN utxo TEXT;
    UPDATE contracts SET utxo = (
@@ -71,5 +74,16 @@ export const MIGRATIONS: readonly string[] = [
      slot INTEGER NOT NULL,
      block_no INTEGER NOT NULL,
      block_hash TEXT NOT NULL
-   ) STRICT;`
+   ) STRICT;
+   ALTER TABLE contracts ADD COLUMN parties_known INTEGER NOT NULL DEFAULT 0 CHECK (parties_known IN (0, 1));
+   CREATE TABLE contract_parties (
+     party TEXT NOT NULL,
+     contract_id TEXT NOT NULL REFERENCES contracts(contract_id) ON DELETE CASCADE,
+     PRIMARY KEY (party, contract_id)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX contract_parties_by_contract ON contract_parties(contract_id);
+   ALTER TABLE contracts ADD COLUMN created_block_no INTEGER;
+   UPDATE contracts SET created_block_no =
+     (SELECT block_no FROM txs WHERE tx_id = contracts.create_tx_id AND status = 'confirmed');
+   CREATE INDEX contracts_by_creation ON contracts(created_block_no, contract_id) WHERE created_block_no IS NOT NULL;`
 ]

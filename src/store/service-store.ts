@@ -3,6 +3,7 @@
  * an unsigned tx survives a restart), the contracts those transactions open and move, and the payouts they
  * create. Rows are plain data; `details` is lossless JSON text the engine writes and reads.
  */
+import type { Statement } from 'better-sqlite3'
 import type { Db } from './database'
 
 export type TxKind = 'create' | 'apply' | 'withdraw'
@@ -56,6 +57,26 @@ export interface ContractRow {
   readonly utxo?: string
 }
 
+/** A party as the party filters find it: an address, or a role of a roles currency. */
+export const addressPartyKey = (address: string): string => `address:${address}`
+export const rolePartyKey = (rolesCurrency: string, role: string): string => `role:${rolesCurrency}:${role}`
+
+/** Which contracts a list wants; each filter matches any of its values, and an empty or absent one is no filter. */
+export interface ContractQuery {
+  readonly roleCurrencies?: readonly string[]
+  readonly tags?: readonly string[]
+  /** Party keys (`addressPartyKey`, `rolePartyKey`). */
+  readonly parties?: readonly string[]
+}
+
+/** A page of a contract list, newest first (`desc`) or oldest first, from a contract (included) or the first. */
+export interface ContractPageRequest {
+  readonly start?: string
+  readonly order: 'asc' | 'desc'
+  readonly offset: number
+  readonly limit: number
+}
+
 /** What a confirmed transaction does to the stored contracts and payouts. */
 export interface ConfirmEffects {
   /** The contract moves to this transaction, now at `utxo` (`null`: closed). */
@@ -98,6 +119,7 @@ interface RawContract {
   roles_currency: string
   head_tx_id: string | null
   utxo: string | null
+  parties_known: number
 }
 
 const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
@@ -222,8 +244,11 @@ export class ServiceStore {
       clearCursor: db.prepare('DELETE FROM chain_cursor'),
       contract: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
       contractAtUtxo: db.prepare('SELECT * FROM contracts WHERE utxo = ?'),
-      contracts: db.prepare('SELECT * FROM contracts'),
+      insertParty: db.prepare('INSERT OR IGNORE INTO contract_parties (party, contract_id) VALUES (?, ?)'),
+      partiesKnown: db.prepare('UPDATE contracts SET parties_known = 1 WHERE contract_id = ?'),
+      partiesUnknown: db.prepare('SELECT * FROM contracts WHERE parties_known = 0 LIMIT ?'),
       setHead: db.prepare('UPDATE contracts SET head_tx_id = ?, utxo = ? WHERE contract_id = ?'),
+      setCreatedBlock: db.prepare('UPDATE contracts SET created_block_no = ? WHERE create_tx_id = ?'),
       insertPayout: db.prepare(
         `INSERT OR IGNORE INTO payouts (payout_id, contract_id, tx_id, roles_currency, role, assets)
          VALUES (@payoutId, @contractId, @txId, @rolesCurrency, @role, @assets)`
@@ -251,15 +276,35 @@ export class ServiceStore {
     readonly reservationKey: string
     readonly createdAt: number
     readonly details: string
+    /** A create's party keys. */
+    readonly parties?: readonly string[]
   }): void {
     const s = this.statements
     this.writes += 1
     this.db.transaction(() => {
-      s.insertTx.run({ ...row, contractId: row.contractId ?? null })
+      const { parties, ...tx } = row
+      s.insertTx.run({ ...tx, contractId: row.contractId ?? null })
       if (row.kind === 'create' && row.contractId !== undefined) {
         s.insertContract.run(row.contractId, row.txId, row.rolesCurrency ?? '')
+        if (parties !== undefined) this.writeParties(row.contractId, parties)
       }
     })()
+  }
+
+  private writeParties(contractId: string, parties: readonly string[]): void {
+    for (const party of parties) this.statements.insertParty.run(party, contractId)
+    this.statements.partiesKnown.run(contractId)
+  }
+
+  /** Records a contract's parties (for contracts stored before they were kept). */
+  setContractParties(contractId: string, parties: readonly string[]): void {
+    this.writes += 1
+    this.db.transaction(() => this.writeParties(contractId, parties))()
+  }
+
+  /** Contracts whose parties are not recorded yet, at most `limit`. */
+  contractsWithoutParties(limit: number): ContractRow[] {
+    return (this.statements.partiesUnknown.all(limit) as RawContract[]).map(contractFromRaw)
   }
 
   tx(txId: string): TxRow | undefined {
@@ -318,6 +363,7 @@ export class ServiceStore {
     this.writes += 1
     this.db.transaction(() => {
       if (s.markConfirmed.run(block.slot, block.blockNo, block.blockHash, txId).changes === 0) return
+      s.setCreatedBlock.run(block.blockNo, txId)
       this.applyEffects(txId, effects)
     })()
   }
@@ -343,6 +389,8 @@ export class ServiceStore {
       readonly block: BlockRow
       readonly createdAt: number
       readonly details: string
+      /** A create's party keys. */
+      readonly parties?: readonly string[]
     },
     effects: ConfirmEffects
   ): void {
@@ -364,9 +412,16 @@ export class ServiceStore {
       if (inserted.changes === 0) return
       if (row.kind === 'create' && row.contractId !== undefined) {
         s.insertContract.run(row.contractId, row.txId, row.rolesCurrency ?? '')
+        s.setCreatedBlock.run(row.block.blockNo, row.txId)
+        if (row.parties !== undefined) this.writeParties(row.contractId, row.parties)
       }
       this.applyEffects(row.txId, effects)
     })()
+  }
+
+  /** Runs `work` in one SQLite transaction (a savepoint inside another): all of its writes, or none. */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(work)()
   }
 
   /** The contract whose current Marlowe UTxO is `ref` (`txid#ix`). */
@@ -415,6 +470,7 @@ export class ServiceStore {
         s.deletePayoutsOf.run(row.txId)
         if (row.origin === 'built') {
           s.unconfirm.run(at, row.txId)
+          s.setCreatedBlock.run(null, row.txId)
           continue
         }
         if (row.kind === 'create' && row.contractId !== undefined) s.deleteContract.run(row.contractId)
@@ -437,8 +493,78 @@ export class ServiceStore {
     return raw === undefined ? undefined : contractFromRaw(raw)
   }
 
-  contracts(): ContractRow[] {
-    return (this.statements.contracts.all() as RawContract[]).map(contractFromRaw)
+  private readonly queries = new Map<string, Statement>()
+
+  /** A prepared statement per distinct SQL text (the lists' SQL varies only with how many values a filter has). */
+  private query(sql: string): Statement {
+    let statement = this.queries.get(sql)
+    if (statement === undefined) {
+      statement = this.db.prepare(sql).safeIntegers(true)
+      if (this.queries.size >= 256) this.queries.clear()
+      this.queries.set(sql, statement)
+    }
+    return statement
+  }
+
+  /**
+   * Contracts with their creation, filtered; `confirmed`: only those whose creation is on chain, by the index on
+   * `created_block_no` (the creation is joined only when the tags, kept in its record, are asked for).
+   */
+  private filtered(query: ContractQuery, confirmed: boolean): { where: string; values: unknown[] } {
+    const where: string[] = confirmed ? ['c.created_block_no IS NOT NULL'] : []
+    const values: unknown[] = []
+    const anyOf = (list: readonly string[] | undefined, sql: (marks: string) => string): void => {
+      if (list === undefined || list.length === 0) return
+      where.push(sql(list.map(() => '?').join(', ')))
+      values.push(...list)
+    }
+    anyOf(query.roleCurrencies, (m) => `c.roles_currency IN (${m})`)
+    anyOf(
+      query.tags,
+      (m) =>
+        `EXISTS (SELECT 1 FROM txs t, json_each(t.details, '$.tags') j WHERE t.tx_id = c.create_tx_id AND j.key IN (${m}))`
+    )
+    anyOf(
+      query.parties,
+      (m) => `EXISTS (SELECT 1 FROM contract_parties p WHERE p.contract_id = c.contract_id AND p.party IN (${m}))`
+    )
+    return { where: where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`, values }
+  }
+
+  /**
+   * One page of the contracts on chain that match, by creation newest first (or oldest first), with how many
+   * match in all; undefined when `start` is not one of them. Costs the page, not the number of contracts.
+   */
+  contractPage(query: ContractQuery, page: ContractPageRequest): { rows: ContractRow[]; total: number } | undefined {
+    const { where, values } = this.filtered(query, true)
+    const from = `FROM contracts c ${where}`
+    const total = Number((this.query(`SELECT COUNT(*) AS n ${from}`).get(...values) as { n: bigint }).n)
+    let keyset = ''
+    const keysetValues: unknown[] = []
+    if (page.start !== undefined) {
+      const found = this.query(`SELECT c.created_block_no AS b ${from} AND c.contract_id = ?`).get(
+        ...values,
+        page.start
+      ) as { b: bigint } | undefined
+      if (found === undefined) return undefined
+      keyset = `AND (c.created_block_no, c.contract_id) ${page.order === 'desc' ? '<=' : '>='} (?, ?)`
+      keysetValues.push(found.b, page.start)
+    }
+    const direction = page.order === 'desc' ? 'DESC' : 'ASC'
+    const rows = this.query(
+      `SELECT c.* ${from} ${keyset} ORDER BY c.created_block_no ${direction}, c.contract_id ${direction} LIMIT ? OFFSET ?`
+    ).all(...values, ...keysetValues, page.limit, page.offset) as RawContract[]
+    return { rows: rows.map(contractFromRaw), total }
+  }
+
+  /** Every contract that matches, confirmed or not (a just-built one too), newest build first. */
+  contractsWhere(query: ContractQuery): ContractRow[] {
+    const { where, values } = this.filtered(query, false)
+    const rows = this.query(
+      `SELECT c.* FROM contracts c JOIN txs b ON b.tx_id = c.create_tx_id ${where}
+        ORDER BY b.created_at DESC, c.contract_id DESC`
+    ).all(...values) as RawContract[]
+    return rows.map(contractFromRaw)
   }
 
   payout(payoutId: string): PayoutRow | undefined {

@@ -1,6 +1,7 @@
 /**
  * Schema 3 (the chain index) over a store written by schema 2: contracts confirmed before it know their current
- * UTxO, so the index recognises a transaction that spends it; existing rows are our own builds.
+ * UTxO, so the index recognises a transaction that spends it, and the block of their creation, by which lists
+ * are ordered and paged; existing rows are our own builds.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -46,4 +47,8 @@ test('contracts of a schema-2 store get their current UTxO; its transactions are
   expect(store.contract(`${id(4)}#0`)?.utxo).toBeUndefined()
   expect(store.tx(id(2))?.origin).toBe('built')
   expect(store.chainCursor()).toBeUndefined()
+  // Listed by their creation's block, newest first, as before.
+  const page = store.contractPage({}, { order: 'desc', offset: 0, limit: 10 })
+  expect(page?.rows.map((c) => c.contractId)).toEqual([`${id(4)}#0`, `${id(3)}#0`, `${id(1)}#0`])
+  expect(page?.total).toBe(3)
 })

@@ -14,13 +14,13 @@ import { EngineError } from '../errors'
 import {
   contractHeaderJson,
   contractStateJson,
-  hasParty,
   nextJson,
   payoutStateJson,
   txJson,
   type ContractView,
   type MarloweService
 } from '../service'
+import { contractQuery } from '../service/parties'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -124,6 +124,9 @@ interface WalletParties {
   readonly roles: readonly { readonly policyId: string; readonly role: string }[]
 }
 
+const listItem = (view: ContractView): ContractListItem =>
+  withTimeout({ header: contractHeaderJson(view), closed: view.current === undefined }, pendingTimeout(view))
+
 const partyText = (p: Party): string => (p.type === 'Role' ? `role:${p.role}` : p.address)
 
 /** The deposits and choices the contract accepts now from the wallet's own parties. */
@@ -165,27 +168,20 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   const { service, store, wallets, progress } = ctx
 
   return {
-    // Every contract in the store, whatever its status (a just-submitted one too), newest first.
+    // Every contract in the store (or the wallet's), whatever its status (a just-submitted one too), newest first.
     'contracts.list': async ({ walletId }) => {
-      const wallet: WalletParties | undefined =
-        walletId === undefined
-          ? undefined
-          : { addresses: await wallets.fundAddresses(walletId), roles: await wallets.heldTokens(walletId) }
-      const now = wallet === undefined ? 0n : await ctx.chainTime()
-      const items = store.contracts().flatMap((row) => {
+      if (walletId === undefined) {
+        return store.contractsWhere({}).map((row) => listItem(service.getContract(row.contractId)))
+      }
+      const wallet: WalletParties = {
+        addresses: await wallets.fundAddresses(walletId),
+        roles: await wallets.heldTokens(walletId)
+      }
+      const now = await ctx.chainTime()
+      const rows = store.contractsWhere(contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles }))
+      return rows.map((row) => {
         const view = service.getContract(row.contractId)
-        if (wallet !== undefined && !hasParty(view, { partyAddresses: wallet.addresses, partyRoles: wallet.roles })) {
-          return []
-        }
-        return [{ view, createdAt: store.tx(row.createTxId)?.createdAt ?? 0 }]
-      })
-      items.sort((a, b) => b.createdAt - a.createdAt)
-      return items.map(({ view }): ContractListItem => {
-        const item = withTimeout(
-          { header: contractHeaderJson(view), closed: view.current === undefined },
-          pendingTimeout(view)
-        )
-        return wallet === undefined ? item : { ...item, awaiting: awaitedFrom(service, view, wallet, now) }
+        return { ...listItem(view), awaiting: awaitedFrom(service, view, wallet, now) }
       })
     },
 

@@ -38,7 +38,7 @@ export interface CatchUpReport {
   readonly recorded: readonly string[]
   /** Confirmations undone by rollbacks. */
   readonly rolledBack: readonly string[]
-  /** False when the last page read was full: there is more to read. */
+  /** False when the last page read was cut short of the tip: there is more to read. */
   readonly caughtUp: boolean
 }
 
@@ -86,9 +86,18 @@ export class ChainIndex {
         continue
       }
       if (page.txs.length > 0) context ??= await this.recordContext()
-      for (const tx of page.txs) await this.take(tx, context!, report)
-      store.setChainCursor(page.until)
-      report.caughtUp = page.txs.length < this.pageSize
+      const read = context
+      const released: string[] = []
+      // One SQLite transaction a page: one fsync, and a crash keeps the cursor and what it covers together.
+      store.atomically(() => {
+        for (const tx of page.txs) this.take(tx, read!, report, released)
+        store.setChainCursor(page.until)
+      })
+      for (const key of released) await this.options.release(key)
+      // A page cut short ends at its last transaction's block (blocks are never split, so a cut page may hold
+      // fewer than asked); one that read to the tip ends past it, or holds nothing.
+      const last = page.txs[page.txs.length - 1]
+      report.caughtUp = last === undefined || page.until.blockNo !== last.block.blockNo
       if (report.caughtUp) return report
     }
     return report
@@ -110,6 +119,11 @@ export class ChainIndex {
 
   /** Confirms one of our builds in `block`, with what it does; frees its inputs. */
   async confirmBuilt(row: TxRow, block: BlockPoint): Promise<void> {
+    this.confirmBuiltRow(row, block)
+    await this.options.release(row.reservationKey)
+  }
+
+  private confirmBuiltRow(row: TxRow, block: BlockPoint): void {
     const { store } = this.options
     if (row.kind === 'create') {
       const contractId = row.contractId ?? ''
@@ -131,19 +145,21 @@ export class ChainIndex {
     } else {
       store.confirm(row.txId, block, { withdrawn: recordOf(row, 'withdraw').payouts.map((p) => p.ref) })
     }
-    await this.options.release(row.reservationKey)
   }
 
-  private async take(
+  /** Reads one transaction into the store; the reservations of our builds it confirms go to `released`. */
+  private take(
     tx: ChainTx,
     context: ChainRecordContext,
-    report: { confirmed: string[]; recorded: string[] }
-  ): Promise<void> {
+    report: { confirmed: string[]; recorded: string[] },
+    released: string[]
+  ): void {
     const { store } = this.options
     const ours = store.tx(tx.txId)
     if (ours !== undefined) {
       if (ours.status !== 'confirmed') {
-        await this.confirmBuilt(ours, tx.block)
+        this.confirmBuiltRow(ours, tx.block)
+        released.push(ours.reservationKey)
         report.confirmed.push(tx.txId)
       }
       return
@@ -164,6 +180,7 @@ export class ChainIndex {
         kind: found.kind,
         ...(found.contractId === undefined ? {} : { contractId: found.contractId }),
         ...(found.rolesCurrency === undefined ? {} : { rolesCurrency: found.rolesCurrency }),
+        ...(found.parties === undefined ? {} : { parties: found.parties }),
         tx: tx.cbor,
         block: tx.block,
         createdAt: this.now(),

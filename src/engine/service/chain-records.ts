@@ -25,6 +25,7 @@ import {
 import type { Input, TimeInterval } from '../../core/marlowe/types'
 import type { ConfirmEffects, PayoutRow } from '../../store/service-store'
 import type { SlotClock } from '../build/slots'
+import { contractPartyKeys } from './parties'
 import {
   readValue,
   type ApplyRecord,
@@ -49,6 +50,8 @@ export interface ChainRecord {
   readonly kind: TxRecord['kind']
   readonly contractId?: string
   readonly rolesCurrency?: string
+  /** A create's party keys (./parties.ts). */
+  readonly parties?: readonly string[]
   readonly record: TxRecord
   readonly effects: ConfirmEffects
 }
@@ -89,6 +92,7 @@ function created(tx: DecodedTx, ctx: ChainRecordContext): ChainRecord | undefine
       kind: 'create',
       contractId,
       rolesCurrency: md.params.rolesCurrency,
+      parties: contractPartyKeys(md),
       record,
       effects: { head: { contractId, utxo: contractId } }
     }

@@ -18,6 +18,6 @@ export {
   withdrawalHeaderJson,
   withdrawalJson
 } from './runtime-json'
-export { MarloweService, hasParty, type ChainStatus } from './service'
+export { MarloweService, type ChainStatus } from './service'
 export type { SubmitEnvelope } from './signed-tx'
 export type * from './types'

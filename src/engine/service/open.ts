@@ -9,6 +9,7 @@ import { ServiceStore } from '../../store/service-store'
 import { MarloweTxBuilder, type BuilderOptions } from '../build'
 import { ChainIndex } from './chain-index'
 import { Follower } from './follower'
+import { recordMissingParties } from './parties'
 import { MarloweService } from './service'
 
 export interface OpenServiceOptions {
@@ -36,6 +37,7 @@ export function openService(options: OpenServiceOptions): OpenService {
   const reservations = new SqliteInputReservations(db)
   const builder = new MarloweTxBuilder({ ...options.builder, provider: options.provider, reservations, now })
   const store = new ServiceStore(db)
+  recordMissingParties(store)
   const service = new MarloweService({ provider: options.provider, store, builder, now })
   const release = (key: string): Promise<void> => builder.release(key)
   const index = new ChainIndex({ provider: options.provider, store, release, now })

@@ -15,6 +15,7 @@ import {
 } from '../../core/marlowe/json/encode'
 import type {
   BlockRow,
+  ContractHeader,
   ContractView,
   NextSteps,
   PayoutView,
@@ -66,7 +67,7 @@ const payoutJson = (p: PayoutView): JsonObject => ({
   assets: assetsJson(p.assets)
 })
 
-export function contractHeaderJson(c: ContractView): JsonObject {
+export function contractHeaderJson(c: ContractHeader): JsonObject {
   return {
     contractId: c.contractId,
     roleTokenMintingPolicyId: c.rolesCurrency,

@@ -6,19 +6,20 @@
  */
 import { payoutValidatorAddress } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
-import { contractFacts } from '../../core/marlowe/analysis'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
-import type { ServiceStore, TxRow } from '../../store/service-store'
+import type { ContractPageRequest, ServiceStore, TxRow } from '../../store/service-store'
 import { formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
 import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
+import { contractPartyKeys, contractQuery } from './parties'
 import { applyRecord, createRecord, stringifyRecord, withdrawRecord } from './records'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
 import type {
   ApplyInputsRequest,
   ApplyInputsResult,
   ContractFilter,
+  ContractHeader,
   ContractView,
   CreateContractRequest,
   CreateContractResult,
@@ -87,7 +88,8 @@ export class MarloweService {
         unsignedTx: build.tx,
         reservationKey: build.reservation.key,
         createdAt: this.now(),
-        details: stringifyRecord(createRecord(build, { tags: request.tags, metadata: request.metadata }))
+        details: stringifyRecord(createRecord(build, { tags: request.tags, metadata: request.metadata })),
+        parties: contractPartyKeys(build.datum)
       })
     )
     return { contractId, unsigned: unsignedOf(this.mustTx(build.txId)), safetyErrors: build.safetyErrors }
@@ -285,12 +287,27 @@ export class MarloweService {
 
   /** Contracts whose creation is confirmed, newest first (Runtime lists only what is on chain). */
   listContracts(filter: ContractFilter = {}): ContractView[] {
-    const views: ContractView[] = []
-    for (const row of this.store.confirmedTxs('create')) {
-      const view = row.contractId === undefined ? undefined : this.views.contract(row.contractId)
-      if (view !== undefined && matchesContract(view, filter)) views.push(view)
-    }
-    return views
+    const found = this.store.contractPage(contractQuery(filter), { order: 'desc', offset: 0, limit: -1 })
+    return (found?.rows ?? []).map((row) => this.getContract(row.contractId))
+  }
+
+  /**
+   * One page of the headers of the contracts on chain that match, and how many match in all; undefined when
+   * `page.start` is not one of them. Only the page's contracts are read, and no datum.
+   */
+  pageContracts(
+    filter: ContractFilter,
+    page: ContractPageRequest
+  ): { readonly headers: ContractHeader[]; readonly total: number } | undefined {
+    const found = this.store.contractPage(contractQuery(filter), page)
+    if (found === undefined) return undefined
+    return { headers: found.rows.map((row) => this.getContractHeader(row.contractId)), total: found.total }
+  }
+
+  private getContractHeader(contractId: string): ContractHeader {
+    const header = this.views.header(contractId)
+    if (header === undefined) throw notFound('NotFound', 'Contract not found')
+    return header
   }
 
   getTransaction(contractId: string, transactionId: string): TransactionView {
@@ -431,28 +448,4 @@ function newestFirst(a: TxRow, b: TxRow): number {
   const sa = a.block?.blockNo ?? 0n
   const sb = b.block?.blockNo ?? 0n
   return sa === sb ? (a.txId < b.txId ? 1 : -1) : sa < sb ? 1 : -1
-}
-
-function matchesContract(view: ContractView, filter: ContractFilter): boolean {
-  const any = <T>(list: readonly T[] | undefined, test: (t: T) => boolean): boolean =>
-    list === undefined || list.length === 0 || list.some(test)
-  if (!any(filter.roleCurrencies, (c) => c === view.rolesCurrency)) return false
-  if (!any(filter.tags, (t) => Object.hasOwn(view.tags, t))) return false
-  const addresses = filter.partyAddresses ?? []
-  const roles = filter.partyRoles ?? []
-  return (
-    (addresses.length === 0 && roles.length === 0) || hasParty(view, { partyAddresses: addresses, partyRoles: roles })
-  )
-}
-
-/**
- * Whether one of the addresses, or one of the role tokens (of the contract's roles currency), is a party of the
- * contract as it was created — Runtime's reading of its party filters.
- */
-export function hasParty(view: ContractView, parties: Pick<ContractFilter, 'partyAddresses' | 'partyRoles'>): boolean {
-  const facts = contractFacts(view.initialContract, view.initialState)
-  return (
-    (parties.partyAddresses ?? []).some((a) => facts.addresses.includes(a)) ||
-    (parties.partyRoles ?? []).some((r) => r.policyId === view.rolesCurrency && facts.roles.includes(r.role))
-  )
 }

@@ -66,13 +66,17 @@ export interface PayoutView {
   readonly payoutValidatorAddress: string
 }
 
-export interface ContractView {
+/** What a list of contracts shows of each (Runtime's ContractHeader): nothing that needs the datum. */
+export interface ContractHeader {
   readonly contractId: string
   readonly rolesCurrency: string
   readonly tags: JsonObject
   readonly metadata: JsonObject
   readonly status: TxStatusName
   readonly block?: BlockRow
+}
+
+export interface ContractView extends ContractHeader {
   readonly initialContract: Contract
   readonly initialState: State
   /** Absent once the contract has closed. */

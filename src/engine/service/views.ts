@@ -17,7 +17,7 @@ import {
   type PayoutRecord,
   type TxRecord
 } from './records'
-import type { ContractView, PayoutView, TransactionView, UnsignedTx, WithdrawalView } from './types'
+import type { ContractHeader, ContractView, PayoutView, TransactionView, UnsignedTx, WithdrawalView } from './types'
 
 const NO_ASSETS = { lovelace: 0n, assets: {} }
 
@@ -80,6 +80,22 @@ export class Views {
       status: withdrawalId === undefined ? 'available' : 'withdrawn',
       ...(withdrawalId === undefined ? {} : { withdrawalId }),
       payoutValidatorAddress: this.payoutAddress
+    }
+  }
+
+  /** The header alone: the creation's labels and status, no datum decoded. */
+  header(contractId: string): ContractHeader | undefined {
+    const c = this.store.contract(contractId)
+    const createRow = c === undefined ? undefined : this.store.tx(c.createTxId)
+    if (c === undefined || createRow === undefined) return undefined
+    const created = recordOf(createRow, 'create')
+    return {
+      contractId,
+      rolesCurrency: c.rolesCurrency,
+      tags: created.tags,
+      metadata: created.metadata,
+      status: createRow.status,
+      ...block(createRow)
     }
   }
 

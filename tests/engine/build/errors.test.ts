@@ -5,9 +5,8 @@ import { swap } from '../../../src/core/marlowe/examples'
 import { encodeMarloweData } from '../../../src/core/marlowe/plutus/marlowe-data'
 import { ADA as ADA_TOKEN, CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import { assemble } from '../../../src/engine/build/assemble'
-import { EngineError } from '../../../src/engine/errors'
 import { mintTestToken } from './flows'
-import { ADA, T0, harness, testWallet, type Harness } from './support'
+import { ADA, T0, failure, harness, testWallet, type Harness } from './support'
 
 const DAY = 86_400_000n
 const alice = testWallet('alice')
@@ -19,16 +18,6 @@ const payIn = (w: { address: string }, amount: bigint): Input => ({
 
 let h: Harness
 afterEach(async () => h.close())
-
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p
-  } catch (e) {
-    if (e instanceof EngineError) return e
-    throw e
-  }
-  throw new Error('expected the build to fail')
-}
 
 /** alice's swap against bob, created and confirmed; deadlines a day and two days after T0. */
 async function swapContract(): Promise<{ contractId: { txId: string; index: number }; contract: Contract }> {

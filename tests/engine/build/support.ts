@@ -12,6 +12,7 @@ import { decodeTransaction } from '../../../src/core/cardano/tx'
 import { InMemoryInputReservations, MarloweTxBuilder } from '../../../src/engine/build'
 import type { BuilderOptions } from '../../../src/engine/build'
 import { CSL, withCsl } from '../../../src/csl'
+import { EngineError } from '../../../src/engine/errors'
 
 /** 2025-01-01T00:00:00Z: slot 0 of every test sandbox. */
 export const T0 = 1_735_689_600_000n
@@ -121,4 +122,15 @@ export async function reviewFor(
     networkId: 0
   }
   return reviewTransaction(tx, context)
+}
+
+/** The EngineError a build fails with (any other outcome fails the test). */
+export async function failure(p: Promise<unknown>): Promise<EngineError> {
+  try {
+    await p
+  } catch (e) {
+    if (e instanceof EngineError) return e
+    throw e
+  }
+  throw new Error('expected the build to fail')
 }

@@ -11,9 +11,8 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { deepMerkleize, inputForCase } from '../../../src/core/marlowe/merkle'
 import { ADA as ADA_TOKEN, CLOSE, type Contract, type InputContent, type Party } from '../../../src/core/marlowe/types'
 import { payoutValidatorAddress } from '../../../src/chain/deployments'
-import { EngineError } from '../../../src/engine/errors'
 import { expectValidApply } from './flows'
-import { ADA, T0, harness, testWallet, type Harness } from './support'
+import { ADA, T0, failure, harness, testWallet, type Harness } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -56,15 +55,6 @@ const deposit: InputContent = {
   amount: 10n * ADA
 }
 
-async function refusal(p: Promise<unknown>): Promise<EngineError> {
-  const e = await p.then(
-    () => undefined,
-    (e: unknown) => e
-  )
-  if (!(e instanceof EngineError)) throw new Error(`expected the build to be refused, got ${String(e)}`)
-  return e
-}
-
 describe('merkleized inputs (check h)', () => {
   test('the revealed continuation is built, checked as the validator checks it, and confirmed', async () => {
     h = harness()
@@ -97,7 +87,7 @@ describe('merkleized inputs (check h)', () => {
     const honest = inputForCase(when, 0, deposit, continuations)
     // The case's hash, with another contract revealed under it: the semantics alone would accept this.
     const forged = { content: deposit, merkleized: { hash: honest.merkleized!.hash, continuation: CLOSE } }
-    const refused = await refusal(
+    const refused = await failure(
       h.builder.applyInputs({ changeAddress: alice.address }, { contractId: created.contractId, inputs: [forged] })
     )
     expect(refused).toMatchObject({
@@ -139,7 +129,7 @@ describe('authorisation and continuation', () => {
     }
     const created = await h.builder.create({ changeAddress: alice.address }, { contract: choice })
     await h.submit(created, [alice])
-    const e = await refusal(
+    const e = await failure(
       h.builder.applyInputs(
         { changeAddress: alice.address },
         {
@@ -185,7 +175,7 @@ describe('authorisation and continuation', () => {
       }
     )
     await h.submit(created, [alice])
-    const e = await refusal(
+    const e = await failure(
       h.builder.applyInputs(
         { changeAddress: alice.address },
         { contractId: created.contractId, inputs: [{ content: { type: 'INotify' } }] }

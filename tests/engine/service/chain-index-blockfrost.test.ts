@@ -9,24 +9,20 @@ import { marloweDeployment } from '../../../src/chain/deployments'
 import type { Utxo } from '../../../src/chain/provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
-import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
+import { ADA as ADA_TOKEN, type Input } from '../../../src/core/marlowe/types'
 import { parseRef } from '../../../src/engine/build'
 import { openService, type OpenService } from '../../../src/engine/service'
 import type { BlockfrostPeer } from '../../chain/blockfrost/peer'
 import { sandboxBlockfrost, sandboxPeer } from '../../chain/blockfrost/sandbox-peer'
 import { chainFailure } from '../../chain/support/failure'
 import { buildTx } from '../../chain/support/txkit'
-import { rolesEscrow } from '../build/flows'
-import { ADA, ManualClock, T0, testWallet, type TestWallet } from '../build/support'
-import { serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+import { ADA, ManualClock, T0, testWallet } from '../build/support'
+import { applyAs as apply, createEscrow } from './escrow-steps'
+import { choose, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
 const carol = testWallet('carol')
-const role = (name: string): Party => ({ type: 'Role', role: name })
-const choose = (name: string, owner: Party, chosen: bigint): Input => ({
-  content: { type: 'IChoice', choice: { name, owner }, chosen }
-})
 const deposit: Input = {
   content: { type: 'IDeposit', account: role('Seller'), party: role('Buyer'), token: ADA_TOKEN, amount: 100n * ADA }
 }
@@ -61,44 +57,6 @@ async function setup(): Promise<Setup> {
     () => desk.close()
   )
   return { sandbox, peer, blockfrost, desk, other }
-}
-
-async function createEscrow(h: OpenService): Promise<string> {
-  const created = await h.service.createContract(
-    { changeAddress: carol.address },
-    {
-      contract: rolesEscrow(),
-      roles: {
-        type: 'Mint',
-        roles: ['Buyer', 'Seller', 'Mediator'].map((name, i) => ({
-          name,
-          recipients: [{ destination: { address: [alice, bob, carol][i]!.address }, quantity: 1n }]
-        }))
-      },
-      tags: { 'desk.test': 'from another builder' },
-      metadata: { '674': { msg: ['an escrow'] } }
-    }
-  )
-  await h.service.submit(
-    { kind: 'create', contractId: created.contractId },
-    witnessEnvelope(created.unsigned.tx, [carol])
-  )
-  await h.follower.sync()
-  return created.contractId
-}
-
-async function apply(h: OpenService, contractId: string, wallet: TestWallet, inputs: Input[]): Promise<string> {
-  const built = await h.service.applyInputs(
-    contractId,
-    { changeAddress: wallet.address },
-    { inputs, tags: {}, metadata: {} }
-  )
-  await h.service.submit(
-    { kind: 'apply', contractId, transactionId: built.transactionId },
-    witnessEnvelope(built.unsigned.tx, [wallet])
-  )
-  await h.follower.sync()
-  return built.transactionId
 }
 
 describe('the chain index through Blockfrost', () => {

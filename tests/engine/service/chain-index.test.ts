@@ -15,8 +15,9 @@ import { parseRef } from '../../../src/engine/build'
 import { openService } from '../../../src/engine/service'
 import { buildTx } from '../../chain/support/txkit'
 import { rolesEscrow } from '../build/flows'
-import { ADA, ManualClock, T0, sign, testWallet, type TestWallet } from '../build/support'
-import { choose, escrowRoles, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+import { ADA, ManualClock, T0, sign, testWallet } from '../build/support'
+import { applyAs as apply, createEscrow } from './escrow-steps'
+import { choose, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -50,38 +51,6 @@ function oneBuilder(): ServiceHarness {
     () => h.close()
   )
   return h
-}
-
-async function createEscrow(h: ServiceHarness): Promise<string> {
-  const created = await h.service.createContract(
-    { changeAddress: carol.address },
-    {
-      contract: rolesEscrow(),
-      roles: escrowRoles(),
-      tags: { 'desk.test': 'from another builder' },
-      metadata: { '674': { msg: ['an escrow'] } }
-    }
-  )
-  await h.service.submit(
-    { kind: 'create', contractId: created.contractId },
-    witnessEnvelope(created.unsigned.tx, [carol])
-  )
-  await h.follower.sync()
-  return created.contractId
-}
-
-async function apply(h: ServiceHarness, contractId: string, wallet: TestWallet, inputs: Input[]): Promise<string> {
-  const built = await h.service.applyInputs(
-    contractId,
-    { changeAddress: wallet.address },
-    { inputs, tags: {}, metadata: {} }
-  )
-  await h.service.submit(
-    { kind: 'apply', contractId, transactionId: built.transactionId },
-    witnessEnvelope(built.unsigned.tx, [wallet])
-  )
-  await h.follower.sync()
-  return built.transactionId
 }
 
 describe('the chain index on the sandbox', () => {
