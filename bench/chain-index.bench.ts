@@ -1,8 +1,10 @@
 /**
  * The chain index at the size of a real network's Marlowe history: 40,000 transactions (10,000 contracts, each
  * created and moved three times to its close; bench/synthetic-history.ts) read by the service's follower
- * through the sandbox's index, into a SQLite store, as `serve` does.
- * - catch-up throughput against decoding the same transactions alone (the floor of reading them);
+ * through the sandbox's index, into a SQLite store, as `serve` does; and 10,000 of them (2,500 contracts)
+ * through the Blockfrost adapter from a local Blockfrost on 127.0.0.1 serving them as blocks.
+ * - catch-up throughput against decoding the same transactions alone (the floor of reading them); through
+ *   Blockfrost, against reading the same pages through the adapter without indexing them (HTTP's share);
  * - RSS when half and when all of it is indexed, against RSS before: memory stays flat as history grows;
  * - `GET /contracts` (Runtime's first page) over the 10,000 indexed contracts, one client, against a bare
  *   node:http server answering the same bytes.
@@ -11,25 +13,29 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { marloweDeployment } from '../src/chain/deployments'
-import type { ChainProvider, ScriptTxPage, ScriptTxQuery } from '../src/chain/provider'
+import { marloweDeployment, semanticsValidatorAddress } from '../src/chain/deployments'
+import type { BlockPoint, ChainProvider, ScriptTxPage, ScriptTxQuery } from '../src/chain/provider'
 import { SandboxProvider, sandboxWallet } from '../src/chain/sandbox'
 import { ScriptTxLog } from '../src/chain/sandbox/script-log'
 import { decodeTransaction } from '../src/core/cardano/tx'
 import { installNativeCodecs } from '../src/engine/native-codecs'
-import { openService } from '../src/engine/service'
+import { openService, type OpenService } from '../src/engine/service'
 import { createServer, listen } from '../src/server/app'
 import { printRows, type Row } from './harness'
 import { bareServer, closeServer, httpGet, portOf } from './http'
 import { percentile } from './load'
 import { mib, settledRss } from './memory'
-import { syntheticHistory } from './synthetic-history'
+import { BlockfrostPeer } from '../tests/chain/blockfrost/peer'
+import { erasJson, genesisJson } from '../tests/chain/blockfrost/sandbox-json'
+import { sandboxBlockfrost } from '../tests/chain/blockfrost/sandbox-peer'
+import { syntheticHistory, type SyntheticHistory } from './synthetic-history'
 
 const CONTRACTS = 10_000
+const BLOCKFROST_CONTRACTS = 2_500
 const GET_REQUESTS = 15
 
 /** The sandbox, with its index answering from the synthetic history instead of its own ledger. */
-function indexedSandbox(sandbox: SandboxProvider, history: ReturnType<typeof syntheticHistory>): ChainProvider {
+function indexedSandbox(sandbox: SandboxProvider, history: SyntheticHistory): ChainProvider {
   const semantics = marloweDeployment('sandbox').semantics.hash
   const log = new ScriptTxLog(history.txs.map((t) => ({ ...t, scripts: [semantics] })))
   const blocks = new Set(history.txs.map((t) => t.block.blockHash))
@@ -54,6 +60,70 @@ async function latencies(url: string): Promise<number> {
   )
 }
 
+/** A local Blockfrost serving the history as blocks of one transaction each, on the sandbox's eras. */
+async function blockfrostPeer(sandbox: SandboxProvider, history: SyntheticHistory): Promise<BlockfrostPeer> {
+  const peer = await BlockfrostPeer.start()
+  const eras = await sandbox.eraSummaries()
+  peer.state.eras = erasJson(eras, eras[0]!.start.time)
+  peer.state.genesis = genesisJson(eras[0]!.start.time)
+  const address = semanticsValidatorAddress('sandbox')
+  for (const tx of history.txs) peer.appendBlock({ txs: [{ cbor: tx.cbor, addresses: [address] }] })
+  return peer
+}
+
+/** Reads every page through the provider without indexing: what the catch-up spends on the provider itself. */
+async function readPages(provider: ChainProvider, total: number): Promise<number> {
+  const scriptHashes = [marloweDeployment('sandbox').semantics.hash, marloweDeployment('sandbox').payout.hash]
+  let after: BlockPoint | undefined
+  let read = 0
+  const start = performance.now()
+  while (read < total) {
+    const page = await provider.scriptTransactions!({
+      scriptHashes,
+      limit: 100,
+      ...(after === undefined ? {} : { after })
+    })
+    if (page.kind !== 'forward' || page.txs.length === 0) throw new Error(`the pages ended after ${read} of ${total}`)
+    read += page.txs.length
+    after = page.until
+  }
+  return (total * 1000) / (performance.now() - start)
+}
+
+/** The service's follower reading the whole history; its rate, and settled RSS after each round. */
+async function catchUp(opened: OpenService, total: number): Promise<{ rate: number; rss: number[] }> {
+  const rss: number[] = []
+  let indexed = 0
+  let indexing = 0
+  while (indexed < total) {
+    const start = performance.now()
+    const round = await opened.follower.sync()
+    indexing += performance.now() - start
+    if (round.recorded.length === 0) throw new Error(`the index stopped after ${indexed} of ${total} transactions`)
+    indexed += round.recorded.length
+    rss.push(await settledRss())
+  }
+  return { rate: (total * 1000) / indexing, rss }
+}
+
+async function throughBlockfrost(dir: string): Promise<{ rate: number; pages: number; total: number }> {
+  const owner = { type: 'Address' as const, address: sandboxWallet('alice').address }
+  const history = syntheticHistory(BLOCKFROST_CONTRACTS, marloweDeployment('sandbox').semantics.hash, owner)
+  const sandbox = SandboxProvider.open({ clockTickMs: false })
+  const peer = await blockfrostPeer(sandbox, history)
+  const provider = sandboxBlockfrost(peer)
+  const opened = openService({ provider, databasePath: join(dir, 'blockfrost.sqlite'), followEveryMs: false })
+  try {
+    const pages = await readPages(provider, history.txs.length)
+    const { rate } = await catchUp(opened, history.txs.length)
+    return { rate, pages, total: history.txs.length }
+  } finally {
+    await opened.close()
+    await peer.close()
+    await sandbox.close()
+  }
+}
+
 export async function benchChainIndex(): Promise<void> {
   await installNativeCodecs()
   const owner = { type: 'Address' as const, address: sandboxWallet('alice').address }
@@ -73,23 +143,13 @@ export async function benchChainIndex(): Promise<void> {
   })
   try {
     const rssBefore = await settledRss()
-    const rssAt: number[] = []
-    let indexed = 0
-    let indexing = 0
-    while (indexed < total) {
-      const start = performance.now()
-      const round = await opened.follower.sync()
-      indexing += performance.now() - start
-      if (round.recorded.length === 0) throw new Error(`the index stopped after ${indexed} of ${total} transactions`)
-      indexed += round.recorded.length
-      rssAt.push(await settledRss())
-    }
-    const indexRate = (total * 1000) / indexing
+    const { rate: indexRate, rss: rssAt } = await catchUp(opened, total)
     const listed = opened.service.listContracts()
     if (listed.length !== CONTRACTS || listed.some((c) => c.current !== undefined)) {
       throw new Error(`expected ${CONTRACTS} closed contracts, the index lists ${listed.length}`)
     }
 
+    const blockfrost = await throughBlockfrost(dir)
     const app = createServer({ service: opened.service, logLevel: 'warn' })
     try {
       const url = `http://127.0.0.1:${await listen(app, 0)}/contracts`
@@ -107,6 +167,13 @@ export async function benchChainIndex(): Promise<void> {
             ours: indexRate,
             peerName: 'decodeTransaction of the same txs',
             peer: decodeRate
+          },
+          {
+            what: `index catch-up through Blockfrost (local, 127.0.0.1), ${blockfrost.total.toLocaleString('en-US')} Marlowe txs (${BLOCKFROST_CONTRACTS.toLocaleString('en-US')} contracts)`,
+            unit: 'tx/s',
+            ours: blockfrost.rate,
+            peerName: 'the same pages read through the adapter, not indexed',
+            peer: blockfrost.pages
           },
           {
             what: `RSS with all indexed (${mib(all).toFixed(0)} MiB) vs half (${mib(half).toFixed(0)} MiB)`,
@@ -130,7 +197,7 @@ export async function benchChainIndex(): Promise<void> {
             peer: floor
           }
         ]
-        printRows('Chain index (sandbox index, synthetic history; ratio = ours / peer)', rows)
+        printRows('Chain index (synthetic history; ratio = ours / peer)', rows)
       } finally {
         await closeServer(bare)
       }
