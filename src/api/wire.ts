@@ -49,7 +49,16 @@ function decodeValue(value: JsonValue): unknown {
     }
     if (keys.length === 1 && keys[0] === '$bytes' && typeof value.$bytes === 'string') return hexToBytes(value.$bytes)
     const out: Record<string, unknown> = {}
-    for (const k of keys) out[k] = decodeValue(value[k] as JsonValue)
+    // Defined, not assigned: assigning "__proto__" would replace the object's prototype, and a field hidden in
+    // it (a password, say) would then read as the object's own to whatever checks the request.
+    for (const k of keys) {
+      Object.defineProperty(out, k, {
+        value: decodeValue(value[k] as JsonValue),
+        enumerable: true,
+        writable: true,
+        configurable: true
+      })
+    }
     return out
   }
   return value

@@ -5,6 +5,14 @@ import { createDeskClient, DeskError, type DeskTransport } from '../../src/api/c
 import { decodeWire, encodeWire, WireError } from '../../src/api/wire'
 
 describe('wire codec', () => {
+  test('a "__proto__" key is an own field, never the prototype', () => {
+    const decoded = decodeWire('{"a":1,"__proto__":{"password":"secret"}}') as Record<string, unknown>
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype)
+    expect(Object.keys(decoded)).toEqual(['a', '__proto__'])
+    expect(decoded['password']).toBeUndefined()
+    expect(Object.getOwnPropertyDescriptor(decoded, '__proto__')?.value).toEqual({ password: 'secret' })
+  })
+
   test('round-trips amounts beyond 2^53, negative ones, bytes and nested plain data', () => {
     const value = {
       lovelace: 18446744073709551615n,

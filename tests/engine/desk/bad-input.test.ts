@@ -109,6 +109,13 @@ describe('each call with bad input', () => {
     await h.fails('wallets.unlock', { walletId: alice.id, password: 'wrong password' }, 'WrongPassword')
     await h.fails('wallets.unlock', { walletId: watcher.id, password: PASSWORD }, 'WatchOnlyWallet')
     await h.fails('wallets.unlock', { walletId: 'ALICE', password: PASSWORD }, 'InvalidRequest')
+    // The password only under "__proto__": an unknown field, never the request's own password.
+    await h.fails(
+      'wallets.unlock',
+      `{"walletId":"${alice.id}","__proto__":{"password":"${PASSWORD}"}}`,
+      'InvalidRequest'
+    )
+    expect((await h.ok('wallets.list', {})).find((w) => w.id === alice.id)?.locked).toBe(true)
     await h.fails('wallets.lock', { walletId: UNKNOWN_WALLET }, 'WalletNotFound')
     await h.fails('wallets.balance', { walletId: UNKNOWN_WALLET }, 'WalletNotFound')
   })
