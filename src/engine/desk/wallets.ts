@@ -5,6 +5,7 @@
 import type { AssetBalance, WalletBalance, WalletKind, WalletSummary, WalletUtxo } from '../../api/contract'
 import type { ChainProvider, Utxo } from '../../chain/provider'
 import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
+import { assetNameText } from '../../core/cardano/asset-name'
 import type { OwnWallet } from '../../core/cardano/review/types'
 import type { WalletRequest } from '../build'
 import type { Keystore, WalletInfo } from '../keys'
@@ -18,12 +19,6 @@ const KIND: Readonly<Record<WalletInfo['kind'], WalletKind>> = {
   hd: 'mnemonic',
   'watch-only': 'watch-only',
   'single-key': 'signing-key'
-}
-
-/** An asset name as text when it is printable UTF-8, else undefined (show the hex). */
-export function assetNameText(hex: string): string | undefined {
-  const text = utf8DecodeStrict(hexToBytes(hex))
-  return text === undefined || /[\u0000-\u001f\u007f]/.test(text) ? undefined : text
 }
 
 /** The tokens of some outputs, summed per (policy, name). */

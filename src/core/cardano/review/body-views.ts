@@ -5,7 +5,7 @@ import { outRef, type ReviewEnv } from './env'
 import { opt } from './optional'
 import type { LedgerOrder } from './redeemer-targets'
 import type { CertificateView, GovernanceView, MintView, RedeemerTarget, ScriptView, WithdrawalView } from './types'
-import { assetNameText } from './value-view'
+import { assetNameText } from '../asset-name'
 
 /** The position of the redeemer with a given target, if any. */
 export type RedeemerFinder = (target: RedeemerTarget) => bigint | undefined

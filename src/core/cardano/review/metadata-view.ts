@@ -8,7 +8,7 @@ import { newJsonObject, setJsonKey, type JsonValue } from '../../json/lossless'
 import type { DecodedAuxData, Metadatum } from '../tx'
 import type { Cip25AssetView, MarloweTagView, MetadataView } from './types'
 import { opt } from './optional'
-import { assetNameText } from './value-view'
+import { assetNameText } from '../asset-name'
 
 const LABEL_MARLOWE = 1564n
 const LABEL_CIP25 = 721n

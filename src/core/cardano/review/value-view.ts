@@ -1,19 +1,9 @@
 /** Values for display (asset names as hex and text) and the sums and differences the net effect needs. */
-import { hexToBytes, utf8DecodeStrict } from '../../bytes'
+import { assetNameText } from '../asset-name'
 import type { DecodedValue } from '../tx'
 import type { Value } from '../value'
 import type { ReviewEnv } from './env'
 import type { AssetView, ValueView } from './types'
-
-/** Control and bidi-override characters make names that can impersonate others; such names get no text form. */
-const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/
-const HEX_NAME = /^(?:[0-9a-f]{2}){0,32}$/
-
-export function assetNameText(assetName: string): string | undefined {
-  if (!HEX_NAME.test(assetName)) return undefined
-  const text = utf8DecodeStrict(hexToBytes(assetName))
-  return text === undefined || UNSAFE_TEXT.test(text) ? undefined : text
-}
 
 function assetView(env: ReviewEnv, policyId: string, assetName: string, quantity: bigint): AssetView {
   const text = assetNameText(assetName)
