@@ -7,8 +7,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { bytesToHex } from '../../src/core/bytes'
 import { formatShelleyAddress } from '../../src/core/cardano/address'
+import { decodeTransaction } from '../../src/core/cardano/tx'
 import { stringifyJson, type JsonObject, type JsonValue } from '../../src/core/json/lossless'
 import { encodeInput } from '../../src/core/marlowe/json/encode'
+import { buildTx } from '../chain/support/txkit'
 import { sign, T0, testWallet } from '../engine/build/support'
 import { witnessEnvelope } from '../engine/service/support'
 import { stakeAddress } from './requests/support'
@@ -1219,25 +1221,45 @@ describe(`the bad-input matrix (${cases.length} cases)`, () => {
   })
 })
 
-describe('a submit the node refuses', () => {
-  test('403 SubmissionError; the store is unchanged, and a good retry goes through', async () => {
+describe('a submit that cannot go through', () => {
+  test('a signature the tx does not need: 400 before the node sees it; the store is unchanged, and a good retry goes through', async () => {
     const created = await call(server, 'POST', '/contracts', { body: goodCreate(), headers: walletHeaders(carol) })
     expect(created.status, created.text).toBe(201)
     const id = stringOf(objectOf(objectOf(created.json).resource).contractId, 'contractId')
     const tx = unsignedTxOf(created)
     const was = storeDump(server.databasePath)
-    // A valid signature, but by a key the transaction does not need: the signature check passes, the ledger refuses.
+    // A valid signature, but by a key the transaction does not need: the ledger would refuse it.
     const refused = await call(server, 'PUT', `/contracts/${enc(id)}`, { body: { ...witnessEnvelope(tx, [bob]) } })
+    const body = expectApiError(refused, 400, 'UnneededSignature')
+    expect(body.message).toContain(bob.paymentKeyHash)
+    expect(storeDump(server.databasePath)).toEqual(was)
+    const retry = await call(server, 'PUT', `/contracts/${enc(id)}`, { body: { ...witnessEnvelope(tx, [carol]) } })
+    expect(retry.status, retry.text).toBe(202)
+  })
+
+  test('the node refuses (its input was spent meanwhile): 403 SubmissionError, and the store is unchanged', async () => {
+    const created = await call(server, 'POST', '/contracts', { body: goodCreate(), headers: walletHeaders(carol) })
+    expect(created.status, created.text).toBe(201)
+    const id = stringOf(objectOf(objectOf(created.json).resource).contractId, 'contractId')
+    const tx = unsignedTxOf(created)
+    // Carol spends one of the build's inputs elsewhere first.
+    const [input] = decodeTransaction(tx).body.inputs
+    const spent = await server.sandbox.utxosByRef([input!])
+    const elsewhere = buildTx({
+      params: await server.sandbox.protocolParameters(),
+      inputs: spent,
+      changeAddress: carol.address
+    })
+    await server.sandbox.submit(sign(elsewhere, [carol]))
+    const was = storeDump(server.databasePath)
+    const refused = await call(server, 'PUT', `/contracts/${enc(id)}`, { body: { ...witnessEnvelope(tx, [carol]) } })
     const body = expectApiError(refused, 403, 'SubmissionError')
     expect(body.message).toMatch(/^SubmitFailed /)
-    const is = storeDump(server.databasePath)
     // A definite refusal leaves no submit attempt behind.
-    expect(is).toEqual(was)
+    expect(storeDump(server.databasePath)).toEqual(was)
     await server.opened.follower.sync()
     const got = objectOf(objectOf((await call(server, 'GET', `/contracts/${enc(id)}`)).json).resource)
     expect(got.status).toBe('unsigned')
-    const retry = await call(server, 'PUT', `/contracts/${enc(id)}`, { body: { ...witnessEnvelope(tx, [carol]) } })
-    expect(retry.status, retry.text).toBe(202)
   })
 })
 

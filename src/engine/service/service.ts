@@ -15,6 +15,7 @@ import { EngineError } from '../errors'
 import { contractPartyKeys, contractQuery } from './parties'
 import { applyRecord, createRecord, stringifyRecord, withdrawRecord } from './records'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
+import { unneededWitnessKeys } from './witness-keys'
 import type {
   ApplyInputsRequest,
   ApplyInputsResult,
@@ -180,6 +181,15 @@ export class MarloweService {
           )
     if (row.status !== 'unsigned' || this.inFlight.has(row.txId)) throw already()
     const signed = signedTransaction({ txId: row.txId, era: BUILD_ERA, unsignedTx: row.unsignedTx }, envelope)
+    const unneeded = await unneededWitnessKeys(this.provider, signed)
+    if (unneeded.length > 0) {
+      throw new EngineError(
+        'BadRequest',
+        'UnneededSignature',
+        `the transaction does not need a signature by key ${unneeded.join(', ')}: the node would refuse it; sign with the wallet that spends its inputs`,
+        { keyHashes: unneeded }
+      )
+    }
     this.inFlight.add(row.txId)
     try {
       this.store.recordSubmitAttempt(row.txId, signed)

@@ -53,6 +53,17 @@ function cborOf(envelope: SubmitEnvelope): Uint8Array {
   }
 }
 
+/** Each witness once: copies of one signature are one signature (and are checked once). */
+function distinct(witnesses: readonly VkeyWitness[]): VkeyWitness[] {
+  const seen = new Set<string>()
+  return witnesses.filter((w) => {
+    const key = `${bytesToHex(w.vkey)}:${bytesToHex(w.signature)}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
 function checkSignatures(tx: Uint8Array, witnesses: readonly VkeyWitness[]): void {
   witnesses.forEach((w, i) => {
     if (!verifyWitness(tx, w)) {
@@ -98,14 +109,15 @@ function fullTransaction(build: StoredBuild, cbor: Uint8Array): Uint8Array {
   if (witnesses.length === 0) {
     throw bad('MissingSignatures', 'the transaction carries no signatures: sign it before submitting')
   }
-  checkSignatures(cbor, witnesses)
+  checkSignatures(cbor, distinct(witnesses))
   return cbor
 }
 
 function mergeWitnesses(build: StoredBuild, witnesses: readonly VkeyWitness[]): Uint8Array {
   if (witnesses.length === 0) throw bad('MissingSignatures', 'the witness set holds no signatures')
-  checkSignatures(build.unsignedTx, witnesses)
-  return addVkeyWitnesses(build.unsignedTx, witnesses).tx
+  const unique = distinct(witnesses)
+  checkSignatures(build.unsignedTx, unique)
+  return addVkeyWitnesses(build.unsignedTx, unique).tx
 }
 
 /** The signed transaction a submit body stands for; 400 (EngineError BadRequest) for anything else. */

@@ -16,8 +16,8 @@ import {
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { GENESIS_ID } from '../../../src/chain/sandbox/genesis'
 import { bytesToHex } from '../../../src/core/bytes'
-import { vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '../../../src/core/cardano/witnesses'
-import { hexToBytes } from '../../../src/core/bytes'
+import { splitTransaction, vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '../../../src/core/cardano/witnesses'
+import { concatBytes, hexToBytes } from '../../../src/core/bytes'
 import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
 import { openDatabase } from '../../../src/store/database'
 import { SqliteInputReservations } from '../../../src/store/reservations'
@@ -203,6 +203,42 @@ describe('submit bodies', () => {
       s.service.submit(target(first.contractId), witnessEnvelope(second.unsigned.tx, [bob]))
     ).rejects.toMatchObject({ kind: 'BadRequest', code: 'InvalidWitness' })
     expect(s.service.getContract(first.contractId).status).toBe('unsigned')
+  })
+
+  test('a signature by a key the tx does not need is a 400 before the node sees it', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    const both = witnessEnvelope(c.unsigned.tx, [alice, bob])
+    await expect(s.service.submit(target(c.contractId), both)).rejects.toMatchObject({
+      kind: 'BadRequest',
+      code: 'UnneededSignature',
+      details: { keyHashes: [bob.paymentKeyHash] }
+    })
+    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    expect(s.service.getContract(c.contractId).status).toBe('submitted')
+  })
+
+  test('9,000 copies of one signature are one signature', async () => {
+    const s = setup()
+    const c = await createClose(s)
+    const [one] = vkeyWitnessesOfWitnessSet(hexToBytes(witnessEnvelope(c.unsigned.tx, [alice]).cborHex))
+    // A witness set {0: [w, w, …]} written by hand: CSL would keep one copy.
+    const copies = 9_000
+    const set = concatBytes([
+      Uint8Array.of(0xa1, 0x00, 0x99, copies >> 8, copies & 0xff),
+      ...Array(copies).fill(one!.cbor)
+    ])
+    await s.service.submit(target(c.contractId), {
+      type: 'ShelleyTxWitness ConwayEra',
+      description: '',
+      cborHex: bytesToHex(set)
+    })
+    await s.follower.sync()
+    expect(s.service.getContract(c.contractId).status).toBe('confirmed')
+    const onChain = s.store.tx(c.contractId.slice(0, 64))?.signedTx
+    const parts = splitTransaction(onChain!)
+    expect(vkeyWitnessesOfWitnessSet(onChain!.slice(parts.witnessSet.start, parts.witnessSet.end))).toHaveLength(1)
   })
 
   test('a signed tx of another build is refused with both ids', async () => {
