@@ -9,10 +9,20 @@ import type { IncomingMessage } from 'node:http'
 import { JsonSyntaxError, parseJson, stringifyJson, type JsonValue } from '../core/json/lossless'
 import type { MarloweService } from '../engine/service'
 import { errorResponse, HttpError } from './errors'
-import { registerDeskRoutes, isUiAssetRequest, type DeskHttpOptions } from './desk-routes'
-import { checkHost, checkOrigin, checkToken, splitTokenPrefix, type GuardOptions } from './guard'
+import { registerDeskRoutes, type DeskHttpOptions } from './desk-routes'
+import {
+  checkHost,
+  checkOrigin,
+  checkOwnOrigin,
+  checkToken,
+  localPort,
+  ownOrigins,
+  splitTokenPrefix,
+  type GuardOptions
+} from './guard'
 import { registerRoutes } from './routes'
 import { statusHeaders } from './status-headers'
+import { sessionIdOf } from './ui-sessions'
 
 export interface ServerOptions extends GuardOptions {
   readonly service: MarloweService
@@ -22,7 +32,10 @@ export interface ServerOptions extends GuardOptions {
   readonly requestTimeoutMs?: number
   /** pino level; default 'warn' (quiet). Lines are JSON. */
   readonly logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug'
-  /** The desktop app's API (`POST /api/<call>`) and, with `uiDir`, its page under `/ui/` (`serve --ui`). */
+  /**
+   * The desktop app's API (`POST /api/<call>`, for UI sessions only) and, with `uiDir`, its page under `/ui/`
+   * (`serve --ui`).
+   */
   readonly desk?: DeskHttpOptions
 }
 
@@ -42,7 +55,7 @@ export function sendJsonText(reply: FastifyReply, status: number, text: string):
 }
 
 export function createServer(options: ServerOptions): FastifyInstance {
-  /** Requests that passed the guard (Host, Origin, token). */
+  /** Requests that passed the guard (Host, Origin, and the token or a UI session). */
   const admitted = new WeakSet<IncomingMessage>()
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -103,8 +116,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   })
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const address = request.server.server.address()
-    const port = typeof address === 'object' && address !== null ? address.port : 0
+    const port = localPort(request)
     checkHost(request.headers.host, port)
     // The desk's own page calls the API from this server's origin.
     checkOrigin(request.headers.origin, options.desk === undefined ? options : withOwnOrigins(options, port))
@@ -122,9 +134,21 @@ export function createServer(options: ServerOptions): FastifyInstance {
       origin !== undefined &&
       request.headers['access-control-request-method'] !== undefined
     if (preflight) return
-    // The UI's files are public: the page gets its token from its URL's fragment, which is never sent.
-    if (options.desk?.uiDir !== undefined && isUiAssetRequest(request.method, request.url)) return
-    checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
+    // Decided by the route matched, not by the URL's text, which has more than one spelling.
+    switch (request.routeOptions.config.access) {
+      case 'ui-file':
+        // Public: the page gets its secret from its URL's fragment, which is never sent.
+        return
+      case 'ui-session':
+        checkOwnOrigin(origin, port)
+        return
+      case 'desk':
+        checkOwnOrigin(origin, port)
+        checkUiSession(options.desk, request.headers.cookie, port)
+        break
+      case undefined:
+        checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
+    }
     admitted.add(request.raw)
   })
 
@@ -180,8 +204,17 @@ export function createServer(options: ServerOptions): FastifyInstance {
 }
 
 function withOwnOrigins(options: GuardOptions, port: number): GuardOptions {
-  const own = ['127.0.0.1', 'localhost', '[::1]'].map((host) => `http://${host}:${port}`)
-  return { ...options, corsOrigins: [...(options.corsOrigins ?? []), ...own] }
+  return { ...options, corsOrigins: [...(options.corsOrigins ?? []), ...ownOrigins(port)] }
+}
+
+/** The Runtime API token is no answer here: only a session a page opened with the UI secret is. */
+function checkUiSession(desk: DeskHttpOptions | undefined, cookie: string | undefined, port: number): void {
+  if (desk?.sessions.admits(sessionIdOf(cookie, port)) === true) return
+  throw new HttpError(
+    401,
+    'Unauthorized',
+    'The desk API takes only the session of a page opened from the address marlowe-desk serve --ui printed'
+  )
 }
 
 /** Listens on loopback only; resolves with the port. */

@@ -2,20 +2,42 @@
  * The desk over HTTP, for the renderer in a browser (`marlowe-desk serve --ui`): `POST /api/<call>` with the
  * wire text of the request, answered 200 with the wire text of its `DeskResult` — a call's own failure included;
  * other statuses mean the request never reached the desk (guard, unknown call, transport). And the built
- * renderer under `/ui/`, with a strict Content-Security-Policy; the page reads its API token from the URL's
- * fragment (`/ui/#token=…`), which browsers never send, and calls the API with it as a Bearer token.
+ * renderer under `/ui/`, with a strict Content-Security-Policy. The page reads the UI secret from the URL's
+ * fragment (`/ui/#secret=…`), which browsers never send, and exchanges it at `POST /ui/session` for the session
+ * cookie the desk API asks for (./ui-sessions). Each route names the access it needs; the guard in ./app
+ * enforces it.
  */
 import { readFile, stat } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { JsonValue } from '../core/json/lossless'
 import { handleDeskCall, isDeskCall, type DeskHandlers } from '../engine/desk'
 import { sendJson } from './app'
+import { localPort } from './guard'
+import { sessionCookie, type UiSessions } from './ui-sessions'
 
 export interface DeskHttpOptions {
   readonly desk: DeskHandlers
+  /** Who may call the desk: pages that exchanged the UI secret. */
+  readonly sessions: UiSessions
   /** The built renderer (`out/renderer`); without it, no `/ui/`. */
   readonly uiDir?: string
 }
+
+/**
+ * What a route asks of its caller beyond Host and Origin: nothing (`ui-file`), this server's own page
+ * (`ui-session`, whose body carries the UI secret), or that page with a UI session (`desk`). Routes without
+ * one take the Runtime API token.
+ */
+export type RouteAccess = 'ui-file' | 'ui-session' | 'desk'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess
+  }
+}
+
+export const UI_SESSION_PATH = '/ui/session'
 
 export const UI_PATH = '/ui/'
 
@@ -56,10 +78,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8'
 }
 
-/** GET/HEAD of the UI's files: public (the token is in the page's fragment), so the guard skips the token. */
-export function isUiAssetRequest(method: string, url: string): boolean {
-  const path = url.split('?')[0] ?? ''
-  return (method === 'GET' || method === 'HEAD') && (path === '/ui' || path.startsWith(UI_PATH))
+function secretIn(body: unknown): string {
+  const secret = typeof body === 'object' && body !== null ? (body as { [key: string]: JsonValue }).secret : undefined
+  return typeof secret === 'string' ? secret : ''
 }
 
 export function registerDeskRoutes(app: FastifyInstance, options: DeskHttpOptions): void {
@@ -69,7 +90,7 @@ export function registerDeskRoutes(app: FastifyInstance, options: DeskHttpOption
     scope.addContentTypeParser(['text/plain', 'application/json'], { parseAs: 'string' }, (_request, body, done) =>
       done(null, body)
     )
-    scope.post<{ Params: { call: string } }>('/api/:call', async (request, reply) => {
+    scope.post<{ Params: { call: string } }>('/api/:call', { config: { access: 'desk' } }, async (request, reply) => {
       const { call } = request.params
       if (!isDeskCall(call)) {
         return sendJson(reply, 404, { message: `No desk call named ${call}`, errorCode: 'UnknownCall', details: null })
@@ -80,12 +101,28 @@ export function registerDeskRoutes(app: FastifyInstance, options: DeskHttpOption
       return reply.code(200).type('application/json; charset=utf-8').header('cache-control', 'no-store').send(wire)
     })
   })
+  app.post(UI_SESSION_PATH, { config: { access: 'ui-session' } }, async (request, reply) => {
+    const sessionId = options.sessions.exchange(secretIn(request.body))
+    if (sessionId === undefined) {
+      return sendJson(reply, 401, {
+        message:
+          'This address was already used or is not this server’s: open the newest one marlowe-desk serve --ui printed',
+        errorCode: 'UiSecretRefused',
+        details: null
+      })
+    }
+    return reply
+      .code(204)
+      .header('set-cookie', sessionCookie(localPort(request), sessionId))
+      .header('cache-control', 'no-store')
+      .send()
+  })
   if (options.uiDir !== undefined) registerUi(app, resolve(options.uiDir))
 }
 
 function registerUi(app: FastifyInstance, root: string): void {
-  app.get('/ui', async (_request, reply) => reply.redirect(UI_PATH))
-  app.get('/ui/*', async (request, reply) => {
+  app.get('/ui', { config: { access: 'ui-file' } }, async (_request, reply) => reply.redirect(UI_PATH))
+  app.get('/ui/*', { config: { access: 'ui-file' } }, async (request, reply) => {
     const rest = (request.params as { '*': string })['*']
     return sendUiFile(reply, root, rest === '' ? 'index.html' : rest)
   })

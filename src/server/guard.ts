@@ -3,9 +3,11 @@
  * still reach loopback: the Host check stops DNS rebinding (a page on evil.example resolving to 127.0.0.1),
  * the Origin check stops cross-site requests from pages, and the token stops other local programs and users.
  * The token travels as `Authorization: Bearer <token>`, or as a path prefix `/t/<token>` for Runtime clients
- * that can only be given a base URL.
+ * that can only be given a base URL. It opens the Runtime routes only: the desk API, which signs, takes the
+ * page's own origin and a UI session instead (./ui-sessions).
  */
 import { timingSafeEqual } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import { HttpError } from './errors'
 
 export interface GuardOptions {
@@ -18,7 +20,8 @@ export interface GuardOptions {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 const TOKEN_PREFIX = /^\/t\/([^/?]+)([/?].*)?$/
 
-function sameSecret(a: string, b: string): boolean {
+/** Compares in constant time, so that answers do not leak how much of a guess was right. */
+export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a)
   const y = Buffer.from(b)
   return x.length === y.length && timingSafeEqual(x, y)
@@ -47,6 +50,31 @@ export function checkHost(host: string | undefined, port: number): void {
   if (m === null || !LOOPBACK_HOSTS.has(m[1]!) || (m[2] !== undefined && Number(m[2]) !== port)) {
     throw new HttpError(403, 'ForbiddenHost', `Host ${JSON.stringify(host)} is not this server: use 127.0.0.1:${port}`)
   }
+}
+
+/** The port this request came in on. */
+export function localPort(request: FastifyRequest): number {
+  const address = request.server.server.address()
+  return typeof address === 'object' && address !== null ? address.port : 0
+}
+
+/** The origins of a page this server serves itself. */
+export function ownOrigins(port: number): string[] {
+  return [...LOOPBACK_HOSTS].map((host) => `http://${host}:${port}`)
+}
+
+/**
+ * For the desk: the caller must be this server's own page. Browsers send Origin with every POST, and a page of
+ * another local port is same-site (its requests carry the session cookie), so neither CORS origins nor a
+ * missing Origin pass.
+ */
+export function checkOwnOrigin(origin: string | undefined, port: number): void {
+  if (origin !== undefined && ownOrigins(port).includes(origin)) return
+  throw new HttpError(
+    403,
+    'ForbiddenOrigin',
+    `Only this server's own page may call the desk (Origin ${JSON.stringify(origin ?? null)})`
+  )
 }
 
 export function checkOrigin(origin: string | undefined, options: GuardOptions): void {

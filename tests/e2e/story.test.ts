@@ -5,9 +5,10 @@
  * offline path (review bundle → Offline screen → witness file → submitted → confirmed). Screenshots of each
  * step go to out/e2e-screenshots/.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sandboxWallet } from '../../src/chain/sandbox/wallets'
@@ -17,6 +18,7 @@ import {
   download,
   freshDir,
   launchChromium,
+  launchChromiumWithProfile,
   lovelaceIn,
   missingPrerequisite,
   screenshots,
@@ -70,14 +72,29 @@ async function newPage(b: Browser): Promise<{ context: BrowserContext; page: Pag
   return { context, page: await context.newPage() }
 }
 
+/** Every address in the profile's browsing history (Chromium writes it out when the browser closes). */
+function historyUrls(profileDir: string): string[] {
+  const file = join(profileDir, 'Default', 'History')
+  if (!existsSync(file)) throw new Error(`Chromium wrote no history at ${file}`)
+  const db = new Database(file, { readonly: true, fileMustExist: true })
+  try {
+    return db
+      .prepare('SELECT url FROM urls')
+      .all()
+      .map((row) => String((row as { url: unknown }).url))
+  } finally {
+    db.close()
+  }
+}
+
 describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
-  test('a wrong or missing token shows the engine as unreachable; the page is served with a strict CSP', async () => {
+  test('a wrong secret or none asks for the printed address; the page is served with a strict CSP', async () => {
     const { server, browser } = ready()
-    const origin = new URL(server.link).origin
+    const origin = server.origin
     const { context, page } = await newPage(browser)
     const shot = screenshots(page, SCREENSHOT_DIR, 'token')
     try {
-      const response = await page.goto(`${origin}/ui/#token=not-the-token`)
+      const response = await page.goto(`${origin}/ui/#secret=not-the-secret`)
       const csp = response?.headers()['content-security-policy'] ?? ''
       expect(csp).toContain("default-src 'self'")
       expect(csp).toContain("script-src 'self'")
@@ -86,18 +103,55 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
       expect(csp).not.toContain('unsafe-inline')
 
       await page.getByTestId('engine-unreachable').waitFor()
-      await waitForText(page.getByTestId('error'), 'refused this page’s access token')
+      await waitForText(page.getByTestId('needs-session'), 'Open the address marlowe-desk serve printed')
+      await waitForText(page.getByTestId('error'), 'refused this page’s address')
+      expect(page.url()).not.toContain('secret')
       // Nothing else is shown without the engine: no header, no screens.
       expect(await page.getByTestId('network-badge').count()).toBe(0)
-      await shot('wrong-token')
+      await shot('wrong-secret')
 
-      // A fresh tab without any token (nothing kept in this tab's session storage).
+      // A fresh tab without any secret, in a browser holding no session (a reload after the session ended).
       const bare = await context.newPage()
       await bare.goto(`${origin}/ui/`)
-      await waitForText(bare.getByTestId('error'), 'The engine wants an access token')
+      await waitForText(bare.getByTestId('needs-session'), 'Open the address marlowe-desk serve printed')
+      await waitForText(bare.getByTestId('error'), 'no session with the engine')
       await bare.close()
     } finally {
       await context.close()
+    }
+  })
+
+  test('the printed address leaves the address bar, and what the browser’s history kept of it is spent', async () => {
+    const { server } = ready()
+    const profile = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-profile-'))
+    try {
+      const link = await server.nextLink()
+      const secret = link.split('#secret=')[1] ?? ''
+      const context = await launchChromiumWithProfile(profile)
+      try {
+        context.setDefaultTimeout(STEP_TIMEOUT_MS)
+        const page = await context.newPage()
+        await page.goto(link)
+        await waitForText(page.getByTestId('network-badge'), 'sandbox')
+        expect(page.url()).not.toContain(secret)
+        expect(page.url()).not.toContain('secret')
+      } finally {
+        await context.close()
+      }
+      const urls = historyUrls(profile)
+      expect(urls.some((url) => url.startsWith(`${server.origin}/ui/`))).toBe(true)
+      // Chromium records the address as it was opened, fragment and all, whatever the page does next (checked:
+      // replaceState does not remove it). So the secret must be worthless by then: each one works once.
+      for (const url of urls.filter((u) => u.includes(secret))) {
+        const answer = await fetch(`${server.origin}/ui/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: server.origin },
+          body: JSON.stringify({ secret: new URL(url).hash.replace('#secret=', '') })
+        })
+        expect(answer.status, url).toBe(401)
+      }
+    } finally {
+      rmSync(profile, { recursive: true, force: true })
     }
   })
 
@@ -161,11 +215,21 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
 
     try {
       await step('first run: create a wallet', async () => {
-        await page.goto(server.link)
+        const link = await server.nextLink()
+        await page.goto(link)
         await byId('first-run').waitFor()
         await waitForText(byId('network-badge'), 'sandbox')
-        // The token is taken out of the address bar as soon as the page has read it.
-        expect(page.url()).not.toContain('token=')
+        // The secret is taken out of the address bar as soon as the page has read it.
+        expect(page.url()).not.toContain('secret')
+        expect(page.url()).not.toContain(link.split('#secret=')[1])
+        // A reload and a second tab of this browser go on in the session (its cookie); the address is spent.
+        await page.reload()
+        await waitForText(byId('network-badge'), 'sandbox')
+        const second = await context.newPage()
+        await second.goto(`${server.origin}/ui/`)
+        await waitForText(second.getByTestId('network-badge'), 'sandbox')
+        await second.close()
+        await byId('first-run').waitFor()
         await shot('first-run')
 
         await byId('wallet-name').fill('Sam')

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { cliPath } from '../cli/run-cli'
 import { exitOf, spawnServe } from '../cli/serve-process'
 
@@ -32,23 +32,40 @@ export function missingPrerequisite(): string | undefined {
   return undefined
 }
 
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update'
+]
+
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+}
+
+/** Chromium with a profile on disk (`profileDir/Default/History` among it), as a user's browser keeps one. */
+export function launchChromiumWithProfile(profileDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update'
-    ]
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+    timezoneId: 'UTC'
   })
 }
 
+const PRINTED_LINK = /^Marlowe Desk in your browser: (http:\/\/127\.0\.0\.1:\d+\/ui\/#secret=\S+)$/gm
+
 export interface UiServer {
   readonly child: ChildProcess
-  /** The link `serve --ui` printed, token fragment included. */
-  readonly link: string
+  /** The server's origin, `http://127.0.0.1:<port>`. */
+  readonly origin: string
+  /**
+   * The next link `serve --ui` printed that no test opened yet, its one-time secret in the fragment (the first,
+   * or the one printed after the previous link was used).
+   */
+  nextLink(): Promise<string>
   stop(): Promise<void>
 }
 
@@ -68,23 +85,34 @@ export async function startUiServer(): Promise<UiServer> {
   let out = ''
   let err = ''
   child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))
+  const printed = (): string[] => [...out.matchAll(PRINTED_LINK)].map((m) => m[1]!)
   try {
-    const link = await new Promise<string>((done, fail) => {
+    const first = await new Promise<string>((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`serve --ui did not start in 30 s:\n${out}\n${err}`)), 30_000)
       child.stdout?.on('data', (b: Buffer) => {
         out += b.toString('utf8')
         if (!/^listening \d+$/m.test(out)) return
         clearTimeout(timer)
-        const printed = /^Marlowe Desk in your browser: (http:\/\/127\.0\.0\.1:\d+\/ui\/#token=\S+)$/m.exec(out)?.[1]
-        if (printed === undefined) fail(new Error(`serve --ui printed no link to the page:\n${out}`))
-        else done(printed)
+        const link = printed()[0]
+        if (link === undefined) fail(new Error(`serve --ui printed no link to the page:\n${out}`))
+        else done(link)
       })
       child.once('exit', (code) => {
         clearTimeout(timer)
         fail(new Error(`serve --ui exited with ${code}:\n${out}\n${err}`))
       })
     })
-    return { child, link, stop }
+    let handedOut = 0
+    const nextLink = async (): Promise<string> => {
+      const deadline = Date.now() + STEP_TIMEOUT_MS
+      while (printed().length <= handedOut) {
+        if (Date.now() > deadline) throw new Error(`serve --ui printed no link #${handedOut + 1}:\n${out}`)
+        await new Promise((wake) => setTimeout(wake, 50))
+      }
+      handedOut += 1
+      return printed()[handedOut - 1]!
+    }
+    return { child, origin: new URL(first).origin, nextLink, stop }
   } catch (e) {
     await stop()
     throw e

@@ -33,7 +33,7 @@ describe('engine connection', () => {
       global: {
         plugins: [createPinia(), router],
         provide: {
-          [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', 'token', fetchFn as typeof fetch))
+          [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch))
         }
       }
     })
@@ -49,6 +49,22 @@ describe('engine connection', () => {
     expect(wrapper.find('[data-testid=engine-unreachable]').exists()).toBe(false)
     expect(router.currentRoute.value.name).toBe('welcome')
     expect(wrapper.get('[data-testid=network-badge]').text()).toBe('sandbox')
+  })
+
+  test('a page without a session is told to open the address serve printed', async () => {
+    const fetchFn = async (): Promise<Response> => new Response('{}', { status: 401 })
+    const wrapper = mount(App, {
+      global: {
+        plugins: [createPinia(), createDeskRouter(createMemoryHistory())],
+        provide: { [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch)) }
+      }
+    })
+    await flushPromises()
+    const notice = wrapper.get('[data-testid=engine-unreachable]')
+    expect(notice.get('[data-testid=needs-session]').text()).toBe('Open the address marlowe-desk serve printed')
+    expect(notice.text()).not.toContain('Cannot reach the engine')
+    expect(notice.get('[data-testid=error]').text()).toContain('no session with the engine')
+    expect(wrapper.find('nav').exists()).toBe(false)
   })
 })
 

@@ -9,6 +9,7 @@ import { openService } from '../../engine/service'
 import { apiToken } from '../../host/api-token'
 import { DeskHost } from '../../host/host'
 import { createServer, listen } from '../../server/app'
+import { UiSessions } from '../../server/ui-sessions'
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { desktopHome, openChain, chainOptions, type ChainChoice, type OpenChain } from '../chain'
 import { usageError } from '../errors'
@@ -95,13 +96,18 @@ kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, acr
   --submit-api    a cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost)
   --no-token      accept requests without the API token (any local program can then use the API)
   --cors-origin   let a web page at ORIGIN call the API (repeatable; none by default)
-  --ui            also serve the desktop app's page at /ui/ (open the printed link: it carries the token)
+  --ui            also serve the desktop app's page at /ui/ (open the printed link: it carries a one-time key)
   --ui-dir        the built renderer to serve (default: out/renderer beside this program)
   --verbose       log every request (JSON lines on stderr)
 
 Every request must carry the API token kept in DIR/api-token, as "Authorization: Bearer <token>" or by
 using the printed base URL http://127.0.0.1:N/t/<token>/ (for Runtime clients that take only a base URL).
-With --ui, the app's Settings can change the auto-lock; the network, node and port stay as these flags set them.`,
+That token opens the Runtime API only, never the app's page or its calls (which sign with your wallets).
+
+With --ui, the page's link carries its own one-time key, kept in this process only: it opens one browser
+session (every tab of that browser), and a fresh link is printed for the next one. Browsers keep visited
+links in their history, so a used one is worthless there. The app's Settings can change the auto-lock; the
+network, node and port stay as these flags set them.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
       ...chainOptions,
@@ -130,21 +136,21 @@ With --ui, the app's Settings can change the auto-lock; the network, node and po
       uiDir === undefined
         ? openService({ provider: chain.provider, databasePath: join(home, `service-${chain.network}.sqlite`) })
         : await openUiHost(home, chain, values, apiState)
+    const pageLink = (secret: string): void =>
+      io.out(`Marlowe Desk in your browser: http://127.0.0.1:${bound}/ui/#secret=${secret}`)
+    const sessions = new UiSessions({ onSecretRenewed: pageLink })
     const app = createServer({
       service: engine.service,
       ...(token === undefined ? {} : { token }),
       corsOrigins: values['cors-origin'] ?? [],
       logLevel: values.verbose === true ? 'info' : 'warn',
-      ...(engine instanceof DeskHost && uiDir !== undefined ? { desk: { desk: engine.desk, uiDir } } : {})
+      ...(engine instanceof DeskHost && uiDir !== undefined ? { desk: { desk: engine.desk, sessions, uiDir } } : {})
     })
     try {
       bound = await listen(app, port)
       io.out(`marlowe-desk serving ${chain.network} on http://127.0.0.1:${bound}/`)
       if (token !== undefined) io.out(`base URL with the API token: http://127.0.0.1:${bound}/t/${token}/`)
-      if (uiDir !== undefined) {
-        const fragment = token === undefined ? '' : `#token=${encodeURIComponent(token)}`
-        io.out(`Marlowe Desk in your browser: http://127.0.0.1:${bound}/ui/${fragment}`)
-      }
+      if (uiDir !== undefined) pageLink(sessions.secret)
       io.out(`listening ${bound}`)
       const signal = await untilSignal()
       io.out(`${signal}: stopping`)
