@@ -28,7 +28,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
-  writeSync
+  writeFileSync
 } from 'node:fs'
 import { join } from 'node:path'
 import { bytesToHex, hexToBytes } from '../../core/bytes'
@@ -215,7 +215,9 @@ export class StateFile {
     try {
       const fd = openSync(this.tmpPath, 'w')
       try {
-        writeSync(fd, encodeSnapshot(snapshot))
+        // writeFileSync on a descriptor writes until every byte is down (or throws, ENOSPC included); a lone
+        // writeSync may write part and report it as success.
+        writeFileSync(fd, encodeSnapshot(snapshot))
         fsyncSync(fd)
       } finally {
         closeSync(fd)

@@ -4,7 +4,7 @@
  * the new one; a missing file means the defaults, and an unreadable one the defaults with a warning — never a
  * failure to start.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import type { DeskSettings, NetworkName, NodeSettings } from '../../api/contract'
@@ -112,7 +112,8 @@ export function saveSettings(path: string, settings: DeskSettings): void {
   const temp = `${path}.${process.pid}.tmp`
   const fd = openSync(temp, 'w', 0o600)
   try {
-    writeSync(fd, `${JSON.stringify({ version: FILE_VERSION, ...settings }, null, 2)}\n`)
+    // Every byte or an error: a lone writeSync may write part and report it as success.
+    writeFileSync(fd, `${JSON.stringify({ version: FILE_VERSION, ...settings }, null, 2)}\n`)
     fsyncSync(fd)
   } finally {
     closeSync(fd)
