@@ -22,6 +22,8 @@ export default defineConfig({
   plugins: [runtimeClientWithoutSourceMaps, vue()],
   test: {
     include: ['tests/**/*.test.ts'],
+    // Prints which Marlowe scripts the lifecycle tests run on (stand-ins or MARLOWE_VALIDATORS_DIR's).
+    globalSetup: ['tests/support/validators-mode.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

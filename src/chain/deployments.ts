@@ -1,6 +1,7 @@
 /**
  * Where the Marlowe scripts live on each network: the script hashes and reference-script UTxOs of the script
- * set Marlowe Runtime uses for new contracts, and the sandbox's stand-ins.
+ * set Marlowe Runtime uses for new contracts, and the sandbox's stand-ins. A sandbox given other validators
+ * carries its own deployment (`ChainProvider.deployment`): read it with `deploymentOf(provider)`.
  *
  * mainnet, preprod, preview: Runtime's `caseAsDataV1Scripts` (runtime 1.0.0 on, Plutus V2), from
  * marlowe-runtime `marlowe-runtime/src/Language/Marlowe/Runtime/Core/ScriptRegistry.hs` as summarised in
@@ -11,8 +12,8 @@
  * every contract has its own, made by the engine on every network (src/engine/build/role-token-policy/).
  */
 import { formatShelleyAddress, type Credential } from '../core/cardano/address'
-import type { NetworkName, TxOutRef } from './provider'
-import { SANDBOX_REFERENCE_SCRIPTS } from './sandbox/reference-scripts'
+import type { ChainProvider, NetworkName, TxOutRef } from './provider'
+import { SANDBOX_REFERENCE_SCRIPTS, type SandboxReferenceScripts } from './sandbox/reference-scripts'
 
 export interface DeployedScript {
   /** Script hash, 28 bytes as lowercase hex. */
@@ -27,7 +28,7 @@ export interface MarloweDeployment {
   readonly semantics: DeployedScript
   readonly payout: DeployedScript
   readonly openRole: DeployedScript
-  /** True on the sandbox: always-succeeding stand-ins, not the real validators. */
+  /** True on a sandbox running always-succeeding stand-ins, not given validators. */
   readonly standIn: boolean
 }
 
@@ -47,17 +48,18 @@ function runtimeDeployment(network: NetworkName, scriptsTx: string, openRoleTx: 
   })
 }
 
-function sandboxDeployment(): MarloweDeployment {
-  const entry = (r: (typeof SANDBOX_REFERENCE_SCRIPTS)[keyof typeof SANDBOX_REFERENCE_SCRIPTS]): DeployedScript => ({
+/** A sandbox's deployment: the scripts at its genesis reference-script outputs. */
+export function sandboxDeployment(scripts: SandboxReferenceScripts, standIn: boolean): MarloweDeployment {
+  const entry = (r: SandboxReferenceScripts[keyof SandboxReferenceScripts]): DeployedScript => ({
     hash: r.script.hash,
     reference: r.ref
   })
   return Object.freeze({
     network: 'sandbox',
-    semantics: entry(SANDBOX_REFERENCE_SCRIPTS.semantics),
-    payout: entry(SANDBOX_REFERENCE_SCRIPTS.payout),
-    openRole: entry(SANDBOX_REFERENCE_SCRIPTS.openRole),
-    standIn: true
+    semantics: entry(scripts.semantics),
+    payout: entry(scripts.payout),
+    openRole: entry(scripts.openRole),
+    standIn
   })
 }
 
@@ -81,24 +83,35 @@ export const MARLOWE_DEPLOYMENTS: Readonly<Record<NetworkName, MarloweDeployment
     '4d1143205fd42dbc1d0c52a128bd6bad30d72ba49e15f80eb6b5bee803ca2cdc'
   ),
   // Computed: the stand-ins of ./sandbox/stand-ins.ts at the genesis outputs of ./sandbox/reference-scripts.ts.
-  sandbox: sandboxDeployment()
+  sandbox: sandboxDeployment(SANDBOX_REFERENCE_SCRIPTS, true)
 })
 
+/** The network's published deployment (for the sandbox: the stand-ins'; see `deploymentOf`). */
 export function marloweDeployment(network: NetworkName): MarloweDeployment {
   return MARLOWE_DEPLOYMENTS[network]
 }
 
+/** The Marlowe scripts the provider's chain runs: its own deployment if it carries one, else its network's. */
+export function deploymentOf(provider: Pick<ChainProvider, 'network' | 'deployment'>): MarloweDeployment {
+  return provider.deployment ?? MARLOWE_DEPLOYMENTS[provider.network]
+}
+
+type DeploymentChoice = NetworkName | MarloweDeployment
+
+const chosen = (choice: DeploymentChoice): MarloweDeployment =>
+  typeof choice === 'string' ? MARLOWE_DEPLOYMENTS[choice] : choice
+
 const isMainnet = (network: NetworkName): boolean => network === 'mainnet'
 
 /** The payout validator's address: its script hash as payment credential, no stake credential. */
-export function payoutValidatorAddress(network: NetworkName): string {
-  const { payout } = MARLOWE_DEPLOYMENTS[network]
+export function payoutValidatorAddress(choice: DeploymentChoice): string {
+  const { network, payout } = chosen(choice)
   return formatShelleyAddress({ mainnet: isMainnet(network), payment: { type: 'script', hash: payout.hash } })
 }
 
 /** The semantics validator's address, with the stake credential contracts delegate to, if any. */
-export function semanticsValidatorAddress(network: NetworkName, stake?: Credential): string {
-  const { semantics } = MARLOWE_DEPLOYMENTS[network]
+export function semanticsValidatorAddress(choice: DeploymentChoice, stake?: Credential): string {
+  const { network, semantics } = chosen(choice)
   const payment: Credential = { type: 'script', hash: semantics.hash }
   return formatShelleyAddress(
     stake === undefined ? { mainnet: isMainnet(network), payment } : { mainnet: isMainnet(network), payment, stake }

@@ -4,6 +4,7 @@
  * their client libraries leak into the engine.
  */
 import type { Value } from '../core/cardano/value'
+import type { MarloweDeployment } from './deployments'
 
 export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
 
@@ -143,6 +144,11 @@ export interface ChainProvider {
   readonly network: NetworkName
   /** 1 for mainnet, 0 for every testnet (and the sandbox). */
   readonly networkId: 0 | 1
+  /**
+   * The Marlowe scripts this chain runs, when they are not its network's published ones (a sandbox given
+   * validators). Read through `deploymentOf` (./deployments.ts).
+   */
+  readonly deployment?: MarloweDeployment
   /** The ledger era transactions are built for, e.g. 'conway'. */
   era(): Promise<string>
   protocolParameters(): Promise<ProtocolParameters>

@@ -6,11 +6,12 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { NetworkName } from '../chain/provider'
 import { openNodeChain, type OpenedChain } from '../chain/open'
-import { SandboxProvider } from '../chain/sandbox'
-import { usageError } from './errors'
+import { MarloweScriptsError } from '../chain/marlowe-scripts'
+import { SandboxProvider, type SandboxOptions } from '../chain/sandbox'
+import { CliError, usageError } from './errors'
 
-/** The options of the sandbox commands: where the sandbox lives. */
-export const sandboxOptions = { data: { type: 'string' } } as const
+/** The options of the sandbox commands: where the sandbox lives, and the validators it runs instead of stand-ins. */
+export const sandboxOptions = { data: { type: 'string' }, validators: { type: 'string' } } as const
 
 /** The options of commands that talk to the sandbox or to a real network through a node interface. */
 export const chainOptions = {
@@ -30,6 +31,8 @@ export interface ChainChoice {
   readonly network?: string
   /** For the sandbox commands: the sandbox directory; for `serve`: the data directory holding it. */
   readonly data?: string
+  /** For the sandbox: a directory of Marlowe validators (TextEnvelopes) to deploy instead of the stand-ins. */
+  readonly validators?: string
   readonly ogmios?: string
   readonly blockfrost?: string
   readonly 'blockfrost-url'?: string
@@ -61,10 +64,27 @@ export async function openChain(
     const follow = options.follow === true
     const home = choice.data ?? desktopHome()
     const dataDir = follow ? join(home, 'sandbox') : (choice.data ?? join(desktopHome(), 'sandbox'))
-    const provider = SandboxProvider.open(follow ? { dataDir } : { dataDir, clockTickMs: false })
+    const validators = choice.validators === undefined ? {} : { validators: choice.validators }
+    const provider = openSandbox(
+      command,
+      follow ? { dataDir, ...validators } : { dataDir, clockTickMs: false, ...validators }
+    )
     return { provider, network, close: () => provider.close() }
   }
+  if (choice.validators !== undefined) {
+    throw usageError(`${command}: --validators runs validators on the sandbox; --network ${network} has its own`)
+  }
   return openNode(command, network, choice)
+}
+
+/** Opens the sandbox, reporting unusable validator files as the command's error. */
+function openSandbox(command: string, options: SandboxOptions): SandboxProvider {
+  try {
+    return SandboxProvider.open(options)
+  } catch (e) {
+    if (e instanceof MarloweScriptsError) throw new CliError(`${command}: --validators: ${e.message}`)
+    throw e
+  }
 }
 
 function networkName(command: string, text: string | undefined): NetworkName {

@@ -5,6 +5,7 @@ import { keysCommands } from './commands/keys'
 import { txCommands } from './commands/tx'
 import { sandboxCommands } from './commands/sandbox'
 import { serveCommand } from './commands/serve'
+import { validatorsCommands } from './commands/validators'
 import { ChainError } from '../chain/provider'
 import { EngineError } from '../engine/errors'
 import { installNativeCodecs } from '../engine/native-codecs'
@@ -15,7 +16,8 @@ const COMMANDS: readonly Command[] = [
   ...sandboxCommands,
   ...contractCommands,
   ...keysCommands,
-  ...txCommands
+  ...txCommands,
+  ...validatorsCommands
 ]
 
 function overview(): string {

@@ -6,14 +6,16 @@
  * 0.4.5 — a third-party ledger that checks signatures, inputs, fees, min-ADA, value conservation, collateral,
  * validity intervals and budgets — with real Plutus V1/V2/V3 evaluation by aiken's `uplc` (wasm).
  *
- * ## The Marlowe scripts here are stand-ins
+ * ## The Marlowe scripts here are stand-ins, unless it is given the validators
  * The real Marlowe validators are not available to this app, so the sandbox deploys **stand-in Plutus V2
  * scripts that always succeed**, one per role (semantics, payout, open-role; `stand-ins.ts`), as reference
  * scripts at genesis. On the sandbox, **Marlowe's rules are enforced by our engine before it builds a
  * transaction; the ledger enforces everything else.** A transaction that the real validator would reject can land
  * here. Role tokens are minted by the engine's own one-shot policy, as on every network, and evaluated for real.
+ * Given a directory of validators (`SandboxOptions.validators`), the sandbox deploys those at the same reference
+ * outputs instead, runs them for real, and its `deployment` names their hashes.
  *
- * ## Genesis (the same in every sandbox)
+ * ## Genesis (the same in every sandbox on the same Marlowe scripts)
  * | wallet | address (network 0) | genesis UTxOs |
  * |---|---|---|
  * | alice, bob, carol, dave | `SANDBOX_WALLETS[i].address` | 5,000 + 3,000 + 1,995 + 5 ada (the last is collateral-sized) |
@@ -49,11 +51,13 @@ export {
   type SandboxWallet,
   type SandboxWalletName
 } from './wallets'
-export { STAND_IN_VALIDATORS, type StandInScript, type StandInRole } from './stand-ins'
+export { STAND_IN_VALIDATORS } from './stand-ins'
 export { SANDBOX_REFERENCE_SCRIPTS, type ReferenceScriptOutput } from './reference-scripts'
 export {
   GENESIS_ID,
   GENESIS_OUTPUTS,
+  sandboxGenesis,
+  type SandboxGenesis,
   WALLET_GENESIS_LOVELACE,
   FAUCET_GENESIS_LOVELACE,
   type GenesisOutput

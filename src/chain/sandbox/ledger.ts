@@ -34,7 +34,7 @@ import {
 import { checkBeforeSubmit } from './checks'
 import { fromScriptRef, fromUtxo, refKey, toBlazeInput, toUtxo } from './convert'
 import { RecyclingEvaluator } from './evaluator'
-import { GENESIS_ID, GENESIS_OUTPUTS, GENESIS_TX_IDS } from './genesis'
+import { STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
 import { SANDBOX_BLAZE_PARAMS } from './params'
 import { ScriptTxLog } from './script-log'
 import type { BlockRef, LedgerSnapshot } from './state-file'
@@ -80,6 +80,8 @@ function nextBlockHash(previous: string, slot: bigint, txId: string): string {
 
 export interface LedgerOptions {
   readonly recycleEvaluatorEvery?: number
+  /** The genesis this ledger starts from, or must have started from (default: the stand-ins'). */
+  readonly genesis?: SandboxGenesis
 }
 
 export class SandboxLedger {
@@ -89,6 +91,7 @@ export class SandboxLedger {
     private readonly emulator: Emulator,
     readonly evaluator: RecyclingEvaluator,
     readonly zeroTime: bigint,
+    private readonly genesisId: string,
     private lastBlock: BlockRef,
     private readonly transactions: Map<string, BlockRef>,
     private readonly scriptTxs: ScriptTxLog
@@ -105,20 +108,26 @@ export class SandboxLedger {
 
   static genesis(zeroTime: bigint, options: LedgerOptions = {}): SandboxLedger {
     const [emulator, evaluator] = SandboxLedger.emulator(zeroTime, options)
-    for (const o of GENESIS_OUTPUTS) {
+    const genesis = options.genesis ?? STAND_IN_GENESIS
+    for (const o of genesis.outputs) {
       const output = new TransactionOutput(Address.fromBech32(o.address), new BlazeValue(o.lovelace))
       if (o.scriptRef !== undefined) output.setScriptRef(fromScriptRef(o.scriptRef))
       emulator.addUtxo(new TransactionUnspentOutput(toBlazeInput(o.ref), output))
     }
-    const block0: BlockRef = { slot: 0n, blockNo: 0n, blockHash: GENESIS_ID }
-    const transactions = new Map(GENESIS_TX_IDS.map((id) => [id, block0]))
-    return new SandboxLedger(emulator, evaluator, zeroTime, block0, transactions, new ScriptTxLog())
+    const block0: BlockRef = { slot: 0n, blockNo: 0n, blockHash: genesis.id }
+    const transactions = new Map(genesis.txIds.map((id) => [id, block0]))
+    return new SandboxLedger(emulator, evaluator, zeroTime, genesis.id, block0, transactions, new ScriptTxLog())
   }
 
   /** Throws `Error` when the snapshot's contents do not decode (the caller reports the file as corrupt). */
   static restore(s: LedgerSnapshot, options: LedgerOptions = {}): SandboxLedger {
-    if (s.genesisId !== GENESIS_ID) {
-      throw new Error(`it was made by another sandbox genesis (${s.genesisId}; this app's is ${GENESIS_ID})`)
+    const genesis = options.genesis ?? STAND_IN_GENESIS
+    if (s.genesisId !== genesis.id) {
+      const scripts = genesis.standIn ? 'the stand-in Marlowe scripts' : 'the given Marlowe validators'
+      throw new Error(
+        `it was made by another sandbox genesis (${s.genesisId}; this sandbox's, with ${scripts}, is ${genesis.id}): ` +
+          'other Marlowe validators or another version of the app'
+      )
     }
     if (s.slotLength !== SLOT_LENGTH_MS) throw new Error(`its slot length is ${s.slotLength} ms, not ${SLOT_LENGTH_MS}`)
     const [emulator, evaluator] = SandboxLedger.emulator(s.zeroTime, options)
@@ -143,6 +152,7 @@ export class SandboxLedger {
       emulator,
       evaluator,
       s.zeroTime,
+      genesis.id,
       s.tip,
       new Map(s.transactions),
       new ScriptTxLog(s.scriptTxs)
@@ -151,7 +161,7 @@ export class SandboxLedger {
 
   snapshot(timeOffsetMs: bigint): LedgerSnapshot {
     return {
-      genesisId: GENESIS_ID,
+      genesisId: this.genesisId,
       zeroTime: this.zeroTime,
       slotLength: SLOT_LENGTH_MS,
       timeOffsetMs,

@@ -1,19 +1,23 @@
 /**
- * Where the sandbox's stand-in Marlowe validators live as reference scripts: outputs of one synthetic genesis
- * transaction, each at the enterprise address of its own script hash without a datum — the layout of the real
- * deployments, and like them unspendable (a Plutus V2 output without a datum cannot be spent).
+ * Where the sandbox's Marlowe validators (the stand-ins, or the validators it was given) live as reference
+ * scripts: outputs of one synthetic genesis transaction, each at the enterprise address of its own script hash
+ * without a datum — the layout of the real deployments, and like them unspendable (a Plutus V2 output without a
+ * datum cannot be spent).
  */
 import { blake2bHex } from '../../core/blake2b'
 import { formatShelleyAddress } from '../../core/cardano/address'
+import type { MarloweScriptRole, MarloweValidator, MarloweValidators } from '../marlowe-scripts'
 import type { TxOutRef } from '../provider'
-import { STAND_IN_VALIDATORS, type StandInRole, type StandInScript } from './stand-ins'
+import { STAND_IN_VALIDATORS } from './stand-ins'
 
 export interface ReferenceScriptOutput {
   readonly ref: TxOutRef
   readonly address: string
   readonly lovelace: bigint
-  readonly script: StandInScript
+  readonly script: MarloweValidator
 }
+
+export type SandboxReferenceScripts = Readonly<Record<MarloweScriptRole, ReferenceScriptOutput>>
 
 /** A synthetic genesis transaction id: blake2b-256 of a label, so it is fixed and cannot collide with a real tx. */
 export function genesisTxId(label: string): string {
@@ -21,20 +25,29 @@ export function genesisTxId(label: string): string {
 }
 
 const SCRIPTS_TX_ID = genesisTxId('marlowe reference scripts')
-/** Comfortably above the min-ADA of a ~130-byte output. */
+/** Comfortably above the min-ADA of an output holding a stand-in; real validators are larger and need more. */
 const REFERENCE_OUTPUT_LOVELACE = 10_000_000n
+/** The ledger's min-ADA per byte of output on the sandbox, with room for the output's own fields. */
+const LOVELACE_PER_SCRIPT_BYTE = 4_310n
+const OUTPUT_OVERHEAD_BYTES = 300n
 
-function referenceOutput(index: number, script: StandInScript): ReferenceScriptOutput {
+function referenceOutput(index: number, script: MarloweValidator): ReferenceScriptOutput {
+  const minAda = (BigInt(script.bytes.length) + OUTPUT_OVERHEAD_BYTES) * LOVELACE_PER_SCRIPT_BYTE
   return Object.freeze({
     ref: Object.freeze({ txId: SCRIPTS_TX_ID, index }),
     address: formatShelleyAddress({ mainnet: false, payment: { type: 'script', hash: script.hash } }),
-    lovelace: REFERENCE_OUTPUT_LOVELACE,
+    lovelace: minAda > REFERENCE_OUTPUT_LOVELACE ? minAda : REFERENCE_OUTPUT_LOVELACE,
     script
   })
 }
 
-export const SANDBOX_REFERENCE_SCRIPTS: Readonly<Record<StandInRole, ReferenceScriptOutput>> = Object.freeze({
-  semantics: referenceOutput(0, STAND_IN_VALIDATORS.semantics),
-  payout: referenceOutput(1, STAND_IN_VALIDATORS.payout),
-  openRole: referenceOutput(2, STAND_IN_VALIDATORS.openRole)
-})
+/** The reference-script outputs deploying `validators`, at the same references whichever validators they hold. */
+export function sandboxReferenceScripts(validators: MarloweValidators): SandboxReferenceScripts {
+  return Object.freeze({
+    semantics: referenceOutput(0, validators.semantics),
+    payout: referenceOutput(1, validators.payout),
+    openRole: referenceOutput(2, validators.openRole)
+  })
+}
+
+export const SANDBOX_REFERENCE_SCRIPTS: SandboxReferenceScripts = sandboxReferenceScripts(STAND_IN_VALIDATORS)

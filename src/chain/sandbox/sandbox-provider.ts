@@ -6,6 +6,8 @@
  * grows: `advanceTo`/`advanceSlots` jump ahead, and the sandbox stays that far ahead, so a contract's timeout
  * can be reached without waiting and the ledger never goes back in time, even across restarts.
  */
+import { sandboxDeployment, type MarloweDeployment } from '../deployments'
+import { readValidatorDir } from '../marlowe-scripts'
 import type {
   ChainProvider,
   ChainTip,
@@ -21,6 +23,7 @@ import type {
 import { ChainError } from '../provider'
 import { DirLock } from './dir-lock'
 import { faucetTransaction } from './faucet'
+import { sandboxGenesis, STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
 import { SandboxLedger, SLOT_LENGTH_MS } from './ledger'
 import { SANDBOX_BLAZE_PARAMS, toProtocolParameters } from './params'
 import { StateFile } from './state-file'
@@ -37,6 +40,12 @@ export interface SandboxOptions {
   readonly clockTickMs?: number | false
   /** Evaluations between reloads of the Plutus evaluator's wasm (default 200). */
   readonly recycleEvaluatorEvery?: number
+  /**
+   * A directory of the Marlowe validators as cardano-cli TextEnvelopes (`semantics.plutus`, `payout.plutus`,
+   * `open-role.plutus`; see ../marlowe-scripts.ts) to deploy instead of the stand-ins. A saved ledger made with
+   * other scripts is refused.
+   */
+  readonly validators?: string
 }
 
 const DEFAULT_TICK_MS = 1000
@@ -44,6 +53,7 @@ const DEFAULT_TICK_MS = 1000
 export class SandboxProvider implements ChainProvider {
   readonly network = 'sandbox' as const
   readonly networkId = 0 as const
+  readonly deployment: MarloweDeployment
   private readonly params: ProtocolParameters = toProtocolParameters(SANDBOX_BLAZE_PARAMS)
   private queue: Promise<unknown> = Promise.resolve()
   private timer: ReturnType<typeof setInterval> | undefined
@@ -56,22 +66,30 @@ export class SandboxProvider implements ChainProvider {
     private readonly stateFile: StateFile | undefined,
     private readonly lock: DirLock | undefined,
     private timeOffsetMs: bigint,
-    private readonly now: () => number
-  ) {}
+    private readonly now: () => number,
+    genesis: SandboxGenesis
+  ) {
+    this.deployment = sandboxDeployment(genesis.referenceScripts, genesis.standIn)
+  }
 
-  /** Restores the ledger saved in `dataDir`, or starts from genesis; throws `ChainError` for an unusable state file. */
+  /**
+   * Restores the ledger saved in `dataDir`, or starts from genesis; throws `ChainError` for an unusable state file
+   * and `MarloweScriptsError` for unusable `validators`.
+   */
   static open(options: SandboxOptions = {}): SandboxProvider {
     const now = options.now ?? Date.now
+    const genesis =
+      options.validators === undefined ? STAND_IN_GENESIS : sandboxGenesis(readValidatorDir(options.validators))
     const stateFile = options.dataDir === undefined ? undefined : new StateFile(options.dataDir)
     const lock = options.dataDir === undefined ? undefined : DirLock.acquire(options.dataDir)
     let loaded
     try {
-      loaded = SandboxProvider.load(stateFile, options, now)
+      loaded = SandboxProvider.load(stateFile, options, genesis, now)
     } catch (e) {
       lock?.release()
       throw e
     }
-    const provider = new SandboxProvider(loaded.ledger, stateFile, lock, loaded.timeOffsetMs, now)
+    const provider = new SandboxProvider(loaded.ledger, stateFile, lock, loaded.timeOffsetMs, now, genesis)
     provider.followWallClock()
     provider.save()
     if (options.clockTickMs !== false) provider.startClock(options.clockTickMs ?? DEFAULT_TICK_MS)
@@ -81,10 +99,13 @@ export class SandboxProvider implements ChainProvider {
   private static load(
     stateFile: StateFile | undefined,
     options: SandboxOptions,
+    genesis: SandboxGenesis,
     now: () => number
   ): { ledger: SandboxLedger; timeOffsetMs: bigint } {
-    const ledgerOptions =
-      options.recycleEvaluatorEvery === undefined ? {} : { recycleEvaluatorEvery: options.recycleEvaluatorEvery }
+    const ledgerOptions = {
+      genesis,
+      ...(options.recycleEvaluatorEvery === undefined ? {} : { recycleEvaluatorEvery: options.recycleEvaluatorEvery })
+    }
     const saved = stateFile?.read()
     if (stateFile === undefined || saved === undefined) {
       const zeroTime = options.zeroTime ?? (BigInt(now()) / SLOT_LENGTH_MS) * SLOT_LENGTH_MS

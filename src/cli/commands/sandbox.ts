@@ -16,10 +16,12 @@ function sandboxOf(provider: unknown): SandboxProvider {
 const status: Command = {
   name: 'sandbox status',
   summary: 'show the sandbox: its tip, clock and the test wallets’ balances',
-  help: `Usage: marlowe-desk sandbox status [--data DIR]
+  help: `Usage: marlowe-desk sandbox status [--data DIR] [--validators DIR]
 
 The sandbox is an in-process Cardano ledger (real ledger rules and Plutus execution) kept in DIR
-(default $MARLOWE_DESK_HOME/sandbox or ~/.marlowe-desk/sandbox); it is created on first use.`,
+(default $MARLOWE_DESK_HOME/sandbox or ~/.marlowe-desk/sandbox); it is created on first use. It runs
+stand-ins for the Marlowe validators, or the validators in --validators DIR (see "validators fetch");
+a sandbox made with one set of scripts is refused with another. Every sandbox command takes --validators.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, sandboxOptions)
     expectPositionals(this.name, positionals, [])

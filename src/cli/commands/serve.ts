@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { LocalApiState, NodeSettings } from '../../api/contract'
+import { deploymentOf } from '../../chain/deployments'
 import { openService } from '../../engine/service'
 import { apiToken } from '../../host/api-token'
 import { DeskHost } from '../../host/host'
@@ -65,6 +66,13 @@ function openUiHost(home: string, chain: OpenChain, choice: ChainChoice, api: ()
   })
 }
 
+/** Which Marlowe scripts the sandbox runs, and their hashes. */
+function scriptsOf(chain: OpenChain): string {
+  const d = deploymentOf(chain.provider)
+  const hashes = `semantics ${d.semantics.hash}, payout ${d.payout.hash}, open-role ${d.openRole.hash}`
+  return `${d.standIn ? 'stand-ins' : 'given validators'} (${hashes})`
+}
+
 function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
     const stop = (signal: string): void => {
@@ -84,7 +92,7 @@ export const serveCommand: Command = {
   summary: 'run the Runtime-compatible build/submit HTTP API on 127.0.0.1 (sandbox by default)',
   help: `Usage: marlowe-desk serve [--network sandbox|preview|preprod|mainnet] [--port N]
                           [--ogmios URL | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]
-                          [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
+                          [--validators DIR] [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
 
 Serves Marlowe Runtime's REST API (POST /contracts, PUT /contracts/{id}, /transactions, /withdrawals,
 /payouts, /healthcheck, /openapi.json) on http://127.0.0.1:N (default ${DEFAULT_PORT}). Built transactions are
@@ -94,6 +102,8 @@ kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, acr
   --ogmios        an Ogmios v6 WebSocket URL (ws://host:1337) for a real network
   --blockfrost    a Blockfrost project id (or --blockfrost-url for a self-hosted instance)
   --submit-api    a cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost)
+  --validators    on the sandbox: deploy the Marlowe validators in DIR (semantics.plutus, payout.plutus,
+                  open-role.plutus as cardano-cli TextEnvelopes; see "validators fetch") instead of stand-ins
   --no-token      accept requests without the API token (any local program can then use the API)
   --cors-origin   let a web page at ORIGIN call the API (repeatable; none by default)
   --ui            also serve the desktop app's page at /ui/ (open the printed link: it carries a one-time key)
@@ -149,6 +159,7 @@ network, node and port stay as these flags set them.`,
     try {
       bound = await listen(app, port)
       io.out(`marlowe-desk serving ${chain.network} on http://127.0.0.1:${bound}/`)
+      if (chain.network === 'sandbox') io.out(`sandbox Marlowe scripts: ${scriptsOf(chain)}`)
       if (token !== undefined) io.out(`base URL with the API token: http://127.0.0.1:${bound}/t/${token}/`)
       if (uiDir !== undefined) pageLink(sessions.secret)
       io.out(`listening ${bound}`)

@@ -2,7 +2,7 @@
  * `MarloweTxBuilder`: builds exactly what Marlowe Runtime builds — create, apply-inputs and withdraw
  * transactions — against any `ChainProvider`, with inputs reserved so concurrent builds never share one.
  */
-import { marloweDeployment } from '../../chain/deployments'
+import { deploymentOf } from '../../chain/deployments'
 import type { NetworkName } from '../../chain/provider'
 import { buildApplyInputs } from './apply'
 import type { BuildContext } from './context'
@@ -65,7 +65,7 @@ export class MarloweTxBuilder {
       provider,
       mainnet: provider.networkId === 1,
       pp,
-      scripts: o.scripts ?? [marloweDeployment(provider.network)],
+      scripts: o.scripts ?? [deploymentOf(provider)],
       refScripts: this.refScripts,
       balance: {
         provider,

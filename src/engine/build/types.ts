@@ -30,7 +30,7 @@ export interface BuilderOptions {
   readonly provider: ChainProvider
   /**
    * The current script set first; older sets are still accepted for contracts and payouts made with them.
-   * Default: the network's entry in `chain/deployments`.
+   * Default: the provider's deployment (`deploymentOf` in `chain/deployments`).
    */
   readonly scripts?: readonly [MarloweDeployment, ...MarloweDeployment[]]
   readonly reservations: InputReservations

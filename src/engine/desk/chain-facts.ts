@@ -3,7 +3,7 @@
  * the slot ↔ time mapping and the protocol parameters. A review reads them; a review bundle carries them to a
  * machine without a network.
  */
-import { marloweDeployment } from '../../chain/deployments'
+import { deploymentOf } from '../../chain/deployments'
 import type { ChainProvider, ProtocolParameters } from '../../chain/provider'
 import type {
   MarloweScriptName,
@@ -61,7 +61,7 @@ export async function chainFacts(provider: ChainProvider, tx: Uint8Array): Promi
 
 /** The network's Marlowe validators by script hash, so a review names the sandbox's stand-ins too. */
 export function marloweScripts(provider: ChainProvider): Record<string, MarloweScriptName> {
-  const d = marloweDeployment(provider.network)
+  const d = deploymentOf(provider)
   return {
     [d.semantics.hash]: 'marlowe-semantics',
     [d.payout.hash]: 'marlowe-payout',

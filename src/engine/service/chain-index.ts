@@ -8,7 +8,7 @@
  * Providers without an index (`scriptTransactions`) leave the service knowing only its own builds; the
  * follower then confirms them by asking the node about each one.
  */
-import { marloweDeployment, payoutValidatorAddress } from '../../chain/deployments'
+import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import type { BlockPoint, ChainProvider, ChainTx } from '../../chain/provider'
 import { TxDecodeError, decodeTransaction } from '../../core/cardano/tx'
 import { stringifyJson } from '../../core/json/lossless'
@@ -56,7 +56,7 @@ export class ChainIndex {
 
   constructor(private readonly options: ChainIndexOptions) {
     this.now = options.now ?? Date.now
-    const deployment = marloweDeployment(options.provider.network)
+    const deployment = deploymentOf(options.provider)
     this.scriptHashes = [deployment.semantics.hash, deployment.payout.hash]
     this.pageSize = options.pageSize ?? 100
     this.pagesPerCatchUp = options.pagesPerCatchUp ?? 50
@@ -194,11 +194,11 @@ export class ChainIndex {
   private async recordContext(): Promise<ChainRecordContext> {
     const { provider, store } = this.options
     const [eras, tip] = await Promise.all([provider.eraSummaries(), provider.tip()])
-    const deployment = marloweDeployment(provider.network)
+    const deployment = deploymentOf(provider)
     return {
       semanticsHash: deployment.semantics.hash,
       payoutHash: deployment.payout.hash,
-      payoutAddress: payoutValidatorAddress(provider.network),
+      payoutAddress: payoutValidatorAddress(deployment),
       clock: new SlotClock(eras, tip.slot, PAST_SLOTS),
       contractAt: (ref) => {
         const contract = store.contractAtUtxo(ref)

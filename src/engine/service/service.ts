@@ -4,7 +4,7 @@
  * steps, health). Every build is stored before it is returned, so an unsigned tx survives a restart; a submit
  * answers once the node accepted the tx; the follower (./follower.ts) moves statuses on from there.
  */
-import { payoutValidatorAddress } from '../../chain/deployments'
+import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
@@ -71,7 +71,7 @@ export class MarloweService {
     this.store = options.store
     this.builder = options.builder
     this.now = options.now ?? Date.now
-    this.views = new Views(this.store, payoutValidatorAddress(options.provider.network))
+    this.views = new Views(this.store, payoutValidatorAddress(deploymentOf(options.provider)))
   }
 
   // ---- builds ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
  */
 import { BlockfrostProvider, type BlockfrostOptions } from '../../../src/chain/blockfrost'
 import { get } from '../../../src/chain/blockfrost/shape'
-import { marloweDeployment } from '../../../src/chain/deployments'
+import { deploymentOf } from '../../../src/chain/deployments'
 import { ChainError, type BlockPoint, type ChainTx, type Utxo } from '../../../src/chain/provider'
 import { GENESIS_OUTPUTS, type SandboxProvider } from '../../../src/chain/sandbox'
 import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
@@ -58,7 +58,7 @@ class SandboxBackend {
     private readonly sandbox: SandboxProvider,
     private readonly peer: BlockfrostPeer
   ) {
-    const { semantics, payout, openRole } = marloweDeployment('sandbox')
+    const { semantics, payout, openRole } = deploymentOf(sandbox)
     this.scriptHashes = [semantics.hash, payout.hash, openRole.hash]
   }
 

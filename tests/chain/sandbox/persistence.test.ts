@@ -171,7 +171,7 @@ describe('sandbox persistence', () => {
 
     writeFileSync(path, good.replace(GENESIS_ID, 'ab'.repeat(32)))
     expect(openError(dir).reason).toContain(
-      `it was made by another sandbox genesis (${'ab'.repeat(32)}; this app's is ${GENESIS_ID})`
+      `it was made by another sandbox genesis (${'ab'.repeat(32)}; this sandbox's, with the stand-in Marlowe scripts, is ${GENESIS_ID})`
     )
 
     const utxos = /"utxos": \[\s*\[\s*"([0-9a-f]+)"/.exec(good)

@@ -1,26 +1,27 @@
 import { UPLCDecoder } from '@blaze-cardano/uplc'
 import { Script, PlutusV2Script, HexBlob } from '@blaze-cardano/core'
 import { describe, expect, test } from 'vitest'
-import { STAND_IN_VALIDATORS, type StandInScript } from '../../../src/chain/sandbox'
+import type { MarloweValidator } from '../../../src/chain/marlowe-scripts'
+import { STAND_IN_VALIDATORS } from '../../../src/chain/sandbox'
 import { encodeProgram, type Term } from '../../../src/chain/sandbox/flat'
 import { bytesToHex } from '../../../src/core/bytes'
 import { CSL, withCsl } from '../../../src/csl'
 
 /** The flat program inside a script's CBOR byte string (these are all 24–255 bytes: a two-byte head). */
-function flatOf(script: StandInScript): string {
+function flatOf(script: MarloweValidator): string {
   expect(script.bytes[0]).toBe(0x58)
   expect(script.bytes[1]).toBe(script.bytes.length - 2)
   return bytesToHex(script.bytes.subarray(2))
 }
 
-const cslHash = (s: StandInScript): string =>
+const cslHash = (s: MarloweValidator): string =>
   withCsl((scope) => {
     const script = scope.own(CSL.PlutusScript.new_v2(s.bytes))
     expect(script.language_version().kind()).toBe(CSL.LanguageKind.PlutusV2)
     return scope.own(script.hash()).to_hex()
   })
 
-const blazeHash = (s: StandInScript): string =>
+const blazeHash = (s: MarloweValidator): string =>
   Script.newPlutusV2Script(new PlutusV2Script(HexBlob(bytesToHex(s.bytes)))).hash()
 
 describe('flat encoding', () => {

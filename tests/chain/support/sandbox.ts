@@ -20,6 +20,16 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'marlowe-desk-sandbox-'))
 }
 
+/**
+ * The Marlowe lifecycle tests' validator mode: with `MARLOWE_VALIDATORS_DIR` naming a directory of Marlowe
+ * validators (TextEnvelopes, as `validators fetch` writes), the engine's harnesses open sandboxes deploying those
+ * instead of the stand-ins. `openSandbox` does not: the ledger tests using it check the stand-in genesis itself.
+ */
+export function validatorsFromEnv(): { readonly validators?: string } {
+  const dir = process.env['MARLOWE_VALIDATORS_DIR']
+  return dir === undefined || dir === '' ? {} : { validators: dir }
+}
+
 export function openSandbox(
   clock = new ManualClock(),
   options: Omit<SandboxOptions, 'now' | 'clockTickMs'> = {}

@@ -1,6 +1,6 @@
 /** Every typed failure of the builders, provoked on the sandbox, with Runtime's error code and details. */
 import { afterEach, describe, expect, test } from 'vitest'
-import { semanticsValidatorAddress } from '../../../src/chain/deployments'
+import { deploymentOf, semanticsValidatorAddress } from '../../../src/chain/deployments'
 import { swap } from '../../../src/core/marlowe/examples'
 import { encodeMarloweData } from '../../../src/core/marlowe/plutus/marlowe-data'
 import { ADA as ADA_TOKEN, CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
@@ -289,7 +289,13 @@ describe('apply inputs', () => {
       plan: {
         scriptSpends: [],
         walletSpends: [],
-        outputs: [{ address: semanticsValidatorAddress('sandbox'), value: { lovelace: 2n * ADA, assets: {} }, datum }],
+        outputs: [
+          {
+            address: semanticsValidatorAddress(deploymentOf(h.sandbox)),
+            value: { lovelace: 2n * ADA, assets: {} },
+            datum
+          }
+        ],
         requiredSigners: [],
         metadata: new Map()
       },

@@ -1,6 +1,6 @@
 /** Shared steps of the lifecycle tests: minting test tokens, balances, and the independent validator check. */
 import { expect } from 'vitest'
-import { marloweDeployment } from '../../../src/chain/deployments'
+import { deploymentOf } from '../../../src/chain/deployments'
 import type { Value } from '../../../src/core/cardano/value'
 import { decodeRedeemer } from '../../../src/core/marlowe/plutus/marlowe-data'
 import { escrow } from '../../../src/core/marlowe/examples'
@@ -11,7 +11,7 @@ import { checkCreate, checkMarloweSpend, checkPayoutSpends, decodeTx, type Valid
 import { ADA, T0, type Harness, type TestWallet } from './support'
 
 export function validatorContext(h: Harness): ValidatorContext {
-  const d = marloweDeployment('sandbox')
+  const d = deploymentOf(h.sandbox)
   return { provider: h.sandbox, semanticsHash: d.semantics.hash, payoutHash: d.payout.hash }
 }
 

@@ -3,7 +3,7 @@
  * from the wallets' mnemonics, accepted by the emulator, and checked against what the real validators demand.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { payoutValidatorAddress } from '../../../src/chain/deployments'
+import { deploymentOf, payoutValidatorAddress } from '../../../src/chain/deployments'
 import { utf8Encode, bytesToHex } from '../../../src/core/bytes'
 import { ESCROW_CHOICES, swap } from '../../../src/core/marlowe/examples'
 import { merkleHash } from '../../../src/core/marlowe/plutus/hash'
@@ -132,7 +132,7 @@ describe('escrow with minted role tokens', () => {
     // The creator's deposit came back to the creator's address (an address payout of the Close).
     expect((await balance(h, carol.address)).lovelace).toBe(carolBefore + created.minUTxODeposit - dismissed.fee)
     const [payout] = await h.sandbox.utxosByRef([dismissed.payouts[0]!.ref])
-    expect(payout?.address).toBe(payoutValidatorAddress('sandbox'))
+    expect(payout?.address).toBe(payoutValidatorAddress(deploymentOf(h.sandbox)))
 
     const bobBefore = (await balance(h, bob.address)).lovelace
     const withdrawn = await h.builder.withdraw({ changeAddress: bob.address }, { payouts: [dismissed.payouts[0]!.ref] })

@@ -1,6 +1,6 @@
 /** Every roles form of a create: an existing policy, minting with several recipients, open roles, staking. */
 import { afterEach, describe, expect, test } from 'vitest'
-import { marloweDeployment, semanticsValidatorAddress } from '../../../src/chain/deployments'
+import { deploymentOf, semanticsValidatorAddress } from '../../../src/chain/deployments'
 import { bytesToHex, utf8Encode } from '../../../src/core/bytes'
 import { encodePlutusData } from '../../../src/core/marlowe/plutus/data'
 import { datumHash } from '../../../src/core/marlowe/plutus/hash'
@@ -124,7 +124,7 @@ describe('roles', () => {
       1n
     ])
     const d = decodeTx(created.tx)
-    const openRoleAddress = scriptAddress(false, marloweDeployment('sandbox').openRole.hash)
+    const openRoleAddress = scriptAddress(false, deploymentOf(h.sandbox).openRole.hash)
     const openOutput = d.outputs.find((o) => o.address === openRoleAddress)!
     const threadDatum = encodePlutusData(utf8Encode('Thread')!)
     expect(openOutput.datumHash).toBe(datumHash(threadDatum))
@@ -198,7 +198,7 @@ describe('roles', () => {
       { changeAddress: alice.address },
       { contract, stakeAddress: stake, roles: { type: 'UsePolicy', policyId: 'ab'.repeat(28) } }
     )
-    expect(created.marloweAddress).not.toBe(semanticsValidatorAddress('sandbox'))
+    expect(created.marloweAddress).not.toBe(semanticsValidatorAddress(deploymentOf(h.sandbox)))
     expect(decodeTx(created.tx).outputs[0]!.address).toBe(created.marloweAddress)
     await h.submit(created, [alice])
     const notify: Input[] = [{ content: { type: 'INotify' } }]

@@ -4,8 +4,9 @@
  */
 import { mnemonicToEntropy } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
-import { marloweDeployment } from '../../../src/chain/deployments'
-import { SandboxProvider, sandboxWallet, type SandboxWalletName } from '../../../src/chain/sandbox'
+import { deploymentOf } from '../../../src/chain/deployments'
+import { validatorsFromEnv } from '../../chain/support/sandbox'
+import { SandboxProvider, sandboxWallet, type SandboxOptions, type SandboxWalletName } from '../../../src/chain/sandbox'
 import { reviewTransaction } from '../../../src/core/cardano/review'
 import type { ReviewContext, TxReview } from '../../../src/core/cardano/review/types'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
@@ -77,9 +78,12 @@ export interface Harness {
   close(): Promise<void>
 }
 
-export function harness(options: Partial<Omit<BuilderOptions, 'provider' | 'reservations'>> = {}): Harness {
+export function harness(
+  options: Partial<Omit<BuilderOptions, 'provider' | 'reservations'>> = {},
+  sandboxOptions: Pick<SandboxOptions, 'validators'> = validatorsFromEnv()
+): Harness {
   const clock = new ManualClock()
-  const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...sandboxOptions, now: clock.now })
   const reservations = new InMemoryInputReservations()
   const builder = new MarloweTxBuilder({ provider: sandbox, reservations, now: clock.now, ...options })
   return {
@@ -107,7 +111,7 @@ export async function reviewFor(
   now = BigInt(h.clock.now())
 ): Promise<TxReview> {
   const { body } = decodeTransaction(tx)
-  const deployment = marloweDeployment('sandbox')
+  const deployment = deploymentOf(h.sandbox)
   const context: ReviewContext = {
     resolvedInputs: await h.sandbox.utxosByRef([...body.inputs, ...body.collateral, ...body.referenceInputs]),
     eraSummaries: await h.sandbox.eraSummaries(),

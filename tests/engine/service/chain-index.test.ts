@@ -4,7 +4,7 @@
  * builds submitted around the service are confirmed; a rollback rewinds a contract's history and it moves on.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { semanticsValidatorAddress } from '../../../src/chain/deployments'
+import { deploymentOf, semanticsValidatorAddress } from '../../../src/chain/deployments'
 import type { BlockPoint, ChainProvider, ScriptTxPage, ScriptTxQuery } from '../../../src/chain/provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { GENESIS_ID } from '../../../src/chain/sandbox/genesis'
@@ -13,6 +13,7 @@ import { encodeMarloweData } from '../../../src/core/marlowe/plutus/marlowe-data
 import { ADA as ADA_TOKEN, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import { parseRef } from '../../../src/engine/build'
 import { openService } from '../../../src/engine/service'
+import { validatorsFromEnv } from '../../chain/support/sandbox'
 import { buildTx } from '../../chain/support/txkit'
 import { rolesEscrow } from '../build/flows'
 import { ADA, ManualClock, T0, sign, testWallet } from '../build/support'
@@ -156,7 +157,7 @@ describe('the chain index on the sandbox', () => {
       params,
       inputs: await h.sandbox.utxosAt([bob.address]),
       changeAddress: bob.address,
-      outputs: [{ address: semanticsValidatorAddress('sandbox'), lovelace: 2n * ADA, datum }]
+      outputs: [{ address: semanticsValidatorAddress(deploymentOf(h.sandbox)), lovelace: 2n * ADA, datum }]
     })
     const txId = await h.sandbox.submit(sign(tx, [bob]))
     expect((await h.follower.sync()).recorded).toEqual([txId])
@@ -202,7 +203,7 @@ describe('the chain index on the sandbox', () => {
     'a rollback (the provider %s) rewinds what was read after the fork, and the chain moves on again',
     async (_, named) => {
       const clock = new ManualClock()
-      const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+      const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
       const forked = forkable(sandbox, named)
       const other = serviceHarness({ sandbox, clock })
       const desk = openService({

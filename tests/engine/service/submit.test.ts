@@ -22,6 +22,7 @@ import { openService, type OpenService, type SubmitEnvelope } from '../../../src
 import { openDatabase } from '../../../src/store/database'
 import { SqliteInputReservations } from '../../../src/store/reservations'
 import { ManualClock, T0, sign, testWallet } from '../build/support'
+import { validatorsFromEnv } from '../../chain/support/sandbox'
 import { witnessEnvelope } from './support'
 
 const alice = testWallet('alice')
@@ -76,7 +77,9 @@ afterEach(async () => {
 
 function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvider; clock: ManualClock }) {
   const clock = existing?.clock ?? new ManualClock()
-  const sandbox = existing?.sandbox ?? SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const sandbox =
+    existing?.sandbox ??
+    SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   if (existing === undefined) sandboxes.push(sandbox)
   const faulty = faultyProvider(sandbox)
   const o = openService({
@@ -307,7 +310,7 @@ describe('reservations', () => {
 
   test('rebuilding an abandoned build after its reservation lapsed gives the stored tx again', async () => {
     const clock = new ManualClock()
-    const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+    const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
     sandboxes.push(sandbox)
     const o = openService({
       provider: sandbox,

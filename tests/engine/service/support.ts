@@ -9,6 +9,7 @@ import { openService, type OpenService } from '../../../src/engine/service'
 import type { SubmitEnvelope } from '../../../src/engine/service'
 import type { Input, Party } from '../../../src/core/marlowe/types'
 import type { RolesConfig } from '../../../src/engine/build'
+import { validatorsFromEnv } from '../../chain/support/sandbox'
 import { ManualClock, T0, testWallet, type TestWallet } from '../build/support'
 
 export interface ServiceHarness extends OpenService {
@@ -23,7 +24,9 @@ export function serviceHarness(
   options: { databasePath?: string; sandbox?: SandboxProvider; clock?: ManualClock } = {}
 ): ServiceHarness {
   const clock = options.clock ?? new ManualClock()
-  const sandbox = options.sandbox ?? SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const sandbox =
+    options.sandbox ??
+    SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   const databasePath =
     options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-service-')), 'store.sqlite')
   const opened = openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
