@@ -6,6 +6,7 @@ import { blake2b256Hex, scriptHashHex } from '../../../src/core/cardano/tx'
 import { JsonDecimal, type JsonObject } from '../../../src/core/json/lossless'
 import { BlockfrostProvider, type BlockfrostOptions } from '../../../src/chain/blockfrost'
 import { BlockfrostPeer } from './peer'
+import { txContent } from './peer-chain'
 
 export const MAX_U64 = '18446744073709551615'
 
@@ -223,28 +224,11 @@ export function seed(peer: BlockfrostPeer): void {
     ]
   })
   s.txs.set(TX3, {
-    hash: TX3,
-    block: BLOCK,
-    block_height: 2_800_100n,
-    block_time: 1729999000n,
-    slot: 75_957_000n,
-    index: 0n,
+    ...txContent({ hash: BLOCK, height: 2_800_100n, slot: 75_957_000n, time: 1729999000n }, 0, TX3),
     output_amount: amount('5000000'),
     fees: '170000',
-    deposit: '0',
     size: 300n,
-    invalid_before: null,
-    invalid_hereafter: null,
-    utxo_count: 4n,
-    withdrawal_count: 0n,
-    mir_cert_count: 0n,
-    delegation_count: 0n,
-    stake_cert_count: 0n,
-    pool_update_count: 0n,
-    pool_retire_count: 0n,
-    asset_mint_or_burn_count: 0n,
-    redeemer_count: 0n,
-    valid_contract: true
+    utxo_count: 4n
   })
 }
 
