@@ -48,7 +48,8 @@ function minLovelace(pp: ProtocolParameters, address: string, value: Value): big
 
 /**
  * Collateral may be shared with other pending builds (only a failing script takes it) but never spent by one,
- * so candidates are the free UTxOs plus those other builds hold as collateral.
+ * so candidates are the free UTxOs plus those other builds hold as collateral and do not also spend (a build
+ * may spend its own collateral).
  */
 function chooseCollateral(
   pp: ProtocolParameters,
@@ -58,7 +59,8 @@ function chooseCollateral(
   fee: bigint
 ): Utxo {
   const needed = requiredCollateral(pp, fee) + minLovelace(pp, wallet.changeAddress, ZERO)
-  const usable = new Set([...free.map((u) => formatRef(u.ref)), ...held.collateral])
+  const shared = [...held.collateral].filter((ref) => !held.spent.has(ref))
+  const usable = new Set([...free.map((u) => formatRef(u.ref)), ...shared])
   const pool = (wallet.collateral.length > 0 ? wallet.collateral : wallet.utxos).filter((u) =>
     usable.has(formatRef(u.ref))
   )

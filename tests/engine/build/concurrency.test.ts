@@ -3,9 +3,11 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { swap } from '../../../src/core/marlowe/examples'
 import { ADA as ADA_TOKEN, CLOSE, type Party } from '../../../src/core/marlowe/types'
 import type { CreateBuild } from '../../../src/engine/build'
+import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { formatRef } from '../../../src/engine/build/refs'
 import { InMemoryInputReservations } from '../../../src/engine/build/reservations'
 import { EngineError } from '../../../src/engine/errors'
+import { rolesEscrow } from './flows'
 import { ADA, T0, harness, testWallet, type Harness } from './support'
 
 const alice = testWallet('alice')
@@ -34,6 +36,36 @@ describe('concurrent builds for one wallet', () => {
     expect(fifth).toBeInstanceOf(EngineError)
     expect((fifth as EngineError).code).toBe('CoinSelectionFailed')
     for (const b of builds) await h.submit(b, [alice])
+  })
+
+  test('a build that spends its own collateral does not lend it to the next build as collateral', async () => {
+    h = harness()
+    // A wallet of two 5-ada UTxOs: a roles create needs both, and one of them is also its collateral.
+    const wallet = formatShelleyAddress({ mainnet: false, payment: { type: 'key', hash: 'ab'.repeat(28) } })
+    await h.sandbox.fund(wallet, 5n * ADA)
+    await h.sandbox.fund(wallet, 5n * ADA)
+    const rolesCreate = () =>
+      h.builder.create(
+        { changeAddress: wallet },
+        {
+          contract: rolesEscrow(),
+          roles: {
+            type: 'Mint',
+            roles: ['Buyer', 'Seller', 'Mediator'].map((name) => ({
+              name,
+              recipients: [{ destination: { address: wallet }, quantity: 1n }]
+            }))
+          }
+        }
+      )
+    const first = await rolesCreate()
+    expect(first.collateral).toHaveLength(1)
+    expect(walletInputs(first)).toContain(formatRef(first.collateral[0]!))
+    // New funds arrive; the next script-running build takes them, and its collateral is not the first's.
+    await h.sandbox.fund(wallet, 50n * ADA)
+    const second = await rolesCreate()
+    expect(walletInputs(second).some((r) => walletInputs(first).includes(r))).toBe(false)
+    expect(walletInputs(first)).not.toContain(formatRef(second.collateral[0]!))
   })
 
   test('apply builds at once share no spent input; collateral may be shared, never spent', async () => {
