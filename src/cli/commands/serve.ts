@@ -134,7 +134,7 @@ network, node and port stay as these flags set them.`,
     const uiDir = values.ui === true ? uiDirOf(values['ui-dir']) : undefined
     const home = values.data ?? desktopHome()
     const chain = await openChain(this.name, values, { follow: true })
-    const token = values['no-token'] === true ? undefined : apiToken(home)
+    const token = values['no-token'] === true ? undefined : apiToken(home, (why) => io.err(why))
     let bound = 0
     const apiState = (): LocalApiState => ({
       listening: bound !== 0,
