@@ -455,12 +455,12 @@ export class ServiceStore {
    * The chain rolled back to `point` (absent: to its start): every confirmation in a later block is undone,
    * newest first. Transactions read from the chain are forgotten with what they did; our own builds go back to
    * submitted (the follower asks the node about them again). Each contract that moved is put back on its newest
-   * remaining confirmed transaction, whose UTxO `utxoOf` names. Returns the undone transactions' ids.
+   * remaining confirmed transaction, whose UTxO `utxoOf` names.
    */
-  rollBack(point: BlockRow | undefined, at: number, utxoOf: (head: TxRow) => string | null): string[] {
+  rollBack(point: BlockRow | undefined, at: number, utxoOf: (head: TxRow) => string | null): void {
     const s = this.statements
     this.writes += 1
-    return this.db.transaction(() => {
+    this.db.transaction(() => {
       const undone = (s.confirmedAfter.all(point?.blockNo ?? -1n) as RawTx[]).map(txFromRaw)
       const moved = new Set(undone.flatMap((row) => (row.contractId === undefined ? [] : [row.contractId])))
       // Heads first: a head names its transaction, which may be about to go.
@@ -484,7 +484,6 @@ export class ServiceStore {
       }
       if (point === undefined) s.clearCursor.run()
       else s.setCursor.run(point.slot, point.blockNo, point.blockHash)
-      return undone.map((r) => r.txId)
     })()
   }
 

@@ -11,12 +11,10 @@
 import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import type { BlockPoint, ChainProvider, ChainTx } from '../../chain/provider'
 import { TxDecodeError, decodeTransaction } from '../../core/cardano/tx'
-import { stringifyJson } from '../../core/json/lossless'
-import { toJsonValue } from '../../core/json/plain'
 import type { ServiceStore, TxRow } from '../../store/service-store'
 import { SlotClock } from '../build/slots'
 import { chainRecord, type ChainRecordContext } from './chain-records'
-import { stringifyRecord } from './records'
+import { confirmEffects, stringifyRecord } from './records'
 import { currentOutputOf, recordOf } from './views'
 
 export interface ChainIndexOptions {
@@ -36,10 +34,6 @@ export interface CatchUpReport {
   readonly confirmed: readonly string[]
   /** Transactions of others, recorded. */
   readonly recorded: readonly string[]
-  /** Confirmations undone by rollbacks. */
-  readonly rolledBack: readonly string[]
-  /** False when the last page read was cut short of the tip: there is more to read. */
-  readonly caughtUp: boolean
 }
 
 /** Blocks asked about when a rollback names no point; past them the index reads again from the start. */
@@ -62,15 +56,10 @@ export class ChainIndex {
     this.pagesPerCatchUp = options.pagesPerCatchUp ?? 50
   }
 
-  /** Whether the provider can list the chain's Marlowe transactions. */
-  get available(): boolean {
-    return this.options.provider.scriptTransactions !== undefined
-  }
-
   /** Reads on from the last block read; throws the provider's `ChainError` when it cannot be asked. */
   async catchUp(): Promise<CatchUpReport> {
     const { provider, store } = this.options
-    const report = { confirmed: [] as string[], recorded: [] as string[], rolledBack: [] as string[], caughtUp: true }
+    const report = { confirmed: [] as string[], recorded: [] as string[] }
     if (provider.scriptTransactions === undefined) return report
     let context: ChainRecordContext | undefined
     for (let pages = 0; pages < this.pagesPerCatchUp; pages += 1) {
@@ -82,7 +71,7 @@ export class ChainIndex {
       })
       if (page.kind === 'rollback') {
         const to = page.to ?? (await this.intersection(after))
-        report.rolledBack.push(...store.rollBack(to, this.now(), utxoOf))
+        store.rollBack(to, this.now(), utxoOf)
         continue
       }
       if (page.txs.length > 0) context ??= await this.recordContext()
@@ -97,8 +86,7 @@ export class ChainIndex {
       // A page cut short ends at its last transaction's block (blocks are never split, so a cut page may hold
       // fewer than asked); one that read to the tip ends past it, or holds nothing.
       const last = page.txs[page.txs.length - 1]
-      report.caughtUp = last === undefined || page.until.blockNo !== last.block.blockNo
-      if (report.caughtUp) return report
+      if (last === undefined || page.until.blockNo !== last.block.blockNo) return report
     }
     return report
   }
@@ -124,27 +112,7 @@ export class ChainIndex {
   }
 
   private confirmBuiltRow(row: TxRow, block: BlockPoint): void {
-    const { store } = this.options
-    if (row.kind === 'create') {
-      const contractId = row.contractId ?? ''
-      store.confirm(row.txId, block, { head: { contractId, utxo: contractId } })
-    } else if (row.kind === 'apply') {
-      const record = recordOf(row, 'apply')
-      const contractId = row.contractId ?? ''
-      store.confirm(row.txId, block, {
-        head: { contractId, utxo: record.output?.ref ?? null },
-        newPayouts: record.payouts.map((p) => ({
-          payoutId: p.ref,
-          contractId,
-          txId: row.txId,
-          rolesCurrency: p.rolesCurrency,
-          role: p.role,
-          assets: stringifyJson(toJsonValue(p.assets))
-        }))
-      })
-    } else {
-      store.confirm(row.txId, block, { withdrawn: recordOf(row, 'withdraw').payouts.map((p) => p.ref) })
-    }
+    this.options.store.confirm(row.txId, block, confirmEffects(recordOf(row, row.kind), row.txId, row.contractId ?? ''))
   }
 
   /** Reads one transaction into the store; the reservations of our builds it confirms go to `released`. */
@@ -186,7 +154,7 @@ export class ChainIndex {
         createdAt: this.now(),
         details: stringifyRecord(found.record)
       },
-      found.effects
+      confirmEffects(found.record, tx.txId, found.contractId ?? '')
     )
     report.recorded.push(tx.txId)
   }

@@ -13,8 +13,7 @@ import type { Value } from '../../core/cardano/value'
 import type { DecodedOutput, DecodedTx, DecodedValue } from '../../core/cardano/tx'
 import { metadataView } from '../../core/cardano/review/metadata-view'
 import { ledgerOrder } from '../../core/cardano/review/redeemer-targets'
-import { newJsonObject, parseJson, setJsonKey, stringifyJson, type JsonObject } from '../../core/json/lossless'
-import { toJsonValue } from '../../core/json/plain'
+import { newJsonObject, parseJson, setJsonKey, type JsonObject } from '../../core/json/lossless'
 import {
   PlutusDecodeError,
   decodeContract,
@@ -23,7 +22,7 @@ import {
   decodeRedeemer
 } from '../../core/marlowe/plutus/marlowe-data'
 import type { Input, TimeInterval } from '../../core/marlowe/types'
-import type { ConfirmEffects, PayoutRow } from '../../store/service-store'
+import type { PayoutRow } from '../../store/service-store'
 import type { SlotClock } from '../build/slots'
 import { contractPartyKeys } from './parties'
 import {
@@ -53,7 +52,6 @@ export interface ChainRecord {
   /** A create's party keys (./parties.ts). */
   readonly parties?: readonly string[]
   readonly record: TxRecord
-  readonly effects: ConfirmEffects
 }
 
 /** The Marlowe record of a confirmed transaction, or undefined when it opens, moves or pays out no contract. */
@@ -93,8 +91,7 @@ function created(tx: DecodedTx, ctx: ChainRecordContext): ChainRecord | undefine
       contractId,
       rolesCurrency: md.params.rolesCurrency,
       parties: contractPartyKeys(md),
-      record,
-      effects: { head: { contractId, utxo: contractId } }
+      record
     }
   }
   return undefined
@@ -121,22 +118,7 @@ function applied(
     payouts,
     safetyErrors: []
   }
-  return {
-    kind: 'apply',
-    contractId: spent.contractId,
-    record,
-    effects: {
-      head: { contractId: spent.contractId, utxo: output?.ref ?? null },
-      newPayouts: payouts.map((p) => ({
-        payoutId: p.ref,
-        contractId: spent.contractId,
-        txId: tx.id,
-        rolesCurrency: p.rolesCurrency,
-        role: p.role,
-        assets: stringifyJson(toJsonValue(p.assets))
-      }))
-    }
-  }
+  return { kind: 'apply', contractId: spent.contractId, record }
 }
 
 function withdrawal(payouts: readonly PayoutRow[]): ChainRecord {
@@ -149,7 +131,7 @@ function withdrawal(payouts: readonly PayoutRow[]): ChainRecord {
       assets: readValue(parseJson(p.assets))
     }))
   }
-  return { kind: 'withdraw', record, effects: { withdrawn: payouts.map((p) => p.payoutId) } }
+  return { kind: 'withdraw', record }
 }
 
 /** The redeemer's inputs, merkleized continuations read from the witness set; none when it is not Marlowe's. */

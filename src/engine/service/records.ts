@@ -10,6 +10,7 @@ import { toJsonValue } from '../../core/json/plain'
 import { decodeInputs } from '../../core/marlowe/json/decode'
 import { encodeInput } from '../../core/marlowe/json/encode'
 import type { Input, TimeInterval } from '../../core/marlowe/types'
+import type { ConfirmEffects } from '../../store/service-store'
 import type { ApplyBuild, BuiltPayout, CreateBuild, SlotTime, WithdrawBuild } from '../build'
 import { formatRef } from '../build'
 import { EngineError } from '../errors'
@@ -98,6 +99,32 @@ export function applyRecord(build: ApplyBuild, inputDatum: Uint8Array, labels: L
 
 export function withdrawRecord(build: WithdrawBuild): WithdrawRecord {
   return { kind: 'withdraw', payouts: build.payouts.map(payoutRecord) }
+}
+
+/**
+ * What a confirmed transaction does to the stored contracts and payouts, from its record (ours or one read from
+ * the chain): a creation opens its contract at its own UTxO; an application moves the contract to its
+ * continuation (none: closed) and leaves its role payouts; a withdrawal spends payouts.
+ */
+export function confirmEffects(record: TxRecord, txId: string, contractId: string): ConfirmEffects {
+  switch (record.kind) {
+    case 'create':
+      return { head: { contractId, utxo: contractId } }
+    case 'apply':
+      return {
+        head: { contractId, utxo: record.output?.ref ?? null },
+        newPayouts: record.payouts.map((p) => ({
+          payoutId: p.ref,
+          contractId,
+          txId,
+          rolesCurrency: p.rolesCurrency,
+          role: p.role,
+          assets: stringifyJson(toJsonValue(p.assets))
+        }))
+      }
+    case 'withdraw':
+      return { withdrawn: record.payouts.map((p) => p.ref) }
+  }
 }
 
 export function stringifyRecord(record: TxRecord): string {
