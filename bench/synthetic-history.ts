@@ -9,7 +9,7 @@
 import type { BlockPoint, ChainTx } from '../src/chain/provider'
 import { blake2b, blake2bHex } from '../src/core/blake2b'
 import { concatBytes, hexToBytes } from '../src/core/bytes'
-import { encodeHead } from '../src/core/cardano/cbor/writer'
+import { encodeByteString, encodeHead } from '../src/core/cardano/cbor/writer'
 import { encodeMarloweData, encodeRedeemer } from '../src/core/marlowe/plutus/marlowe-data'
 import { ADA, CLOSE, type Contract, type Party } from '../src/core/marlowe/types'
 
@@ -18,7 +18,6 @@ const TRUE = Uint8Array.of(0xf5)
 const NULL = Uint8Array.of(0xf6)
 
 const uint = (n: bigint | number): Uint8Array => encodeHead(0, n)
-const bytes = (b: Uint8Array): Uint8Array => concatBytes([encodeHead(2, b.length), b])
 const array = (items: readonly Uint8Array[]): Uint8Array => concatBytes([encodeHead(4, items.length), ...items])
 const map = (entries: ReadonlyArray<readonly [number, Uint8Array]>): Uint8Array =>
   concatBytes([encodeHead(5, entries.length), ...entries.flatMap(([k, v]) => [uint(k), v])])
@@ -62,12 +61,12 @@ export function syntheticHistory(contracts: number, semanticsHash: string, owner
       const continues = step < STEPS
       const datum = datums[step]!
       const output = map([
-        [0, bytes(address)],
+        [0, encodeByteString(address)],
         [1, uint(2_000_000n)],
-        [2, array([uint(0), bytes(blake2b(datum, 32))])]
+        [2, array([uint(0), encodeByteString(blake2b(datum, 32))])]
       ])
       const body = map([
-        [0, array([array([bytes(spent), uint(0)])])],
+        [0, array([array([encodeByteString(spent), uint(0)])])],
         [1, array(continues ? [output] : [])],
         [2, uint(200_000n)],
         ...(step === 0

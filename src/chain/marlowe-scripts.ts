@@ -9,8 +9,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { concatBytes } from '../core/bytes'
-import { CborError, decodeCbor, encodeHead } from '../core/cardano/cbor'
+import { CborError, decodeCbor, encodeByteString } from '../core/cardano/cbor'
 import { EnvelopeError, parseTextEnvelope, stringifyTextEnvelope } from '../core/cardano/envelope'
 import { LANGUAGE_TAG, scriptHashHex } from '../core/cardano/tx'
 import type { MarloweDeployment } from './deployments'
@@ -36,7 +35,6 @@ export const VALIDATOR_FILES: Readonly<Record<MarloweScriptRole, string>> = Obje
 })
 
 const ENVELOPE_TYPE = 'PlutusScriptV2'
-const CBOR_BYTES = 2
 
 /** A validator that could not be fetched or read; the message names which one and why. */
 export class MarloweScriptsError extends Error {
@@ -87,8 +85,7 @@ export async function fetchMarloweScripts(
 
 /** A validator as cardano-cli writes a Plutus V2 script file. */
 export function validatorEnvelopeText(validator: MarloweValidator): string {
-  const cbor = concatBytes([encodeHead(CBOR_BYTES, validator.bytes.length), validator.bytes])
-  return stringifyTextEnvelope({ type: ENVELOPE_TYPE, description: '', cbor })
+  return stringifyTextEnvelope({ type: ENVELOPE_TYPE, description: '', cbor: encodeByteString(validator.bytes) })
 }
 
 /** The validator in a `PlutusScriptV2` TextEnvelope; `what` names the file in errors. */

@@ -4,7 +4,7 @@
  * Native scripts may come only as cardano-cli JSON, which is encoded here and checked against the hash the same way.
  */
 import { bytesToHex, concatBytes, hexToBytes } from '../../core/bytes'
-import { CborError, decodeCbor, encodeHead, type CborItem } from '../../core/cardano/cbor'
+import { CborError, decodeCbor, encodeByteString, encodeHead, type CborItem } from '../../core/cardano/cbor'
 import { LANGUAGE_TAG, scriptHashHex } from '../../core/cardano/tx'
 import type { JsonObject, JsonValue } from '../../core/json/lossless'
 import type { ScriptLanguage } from '../provider'
@@ -31,10 +31,6 @@ function unwrapByteString(bytes: Uint8Array): Uint8Array | undefined {
   }
 }
 
-function byteString(bytes: Uint8Array): Uint8Array {
-  return concatBytes([encodeHead(2, bytes.length), bytes])
-}
-
 /** The bytes among the plausible wrappings of `served` that hash to `hash`. */
 export function scriptBytesMatching(
   served: Uint8Array,
@@ -48,7 +44,7 @@ export function scriptBytesMatching(
     candidates.push(current)
     current = language === 'Native' ? undefined : unwrapByteString(current)
   }
-  if (language !== 'Native') candidates.push(byteString(served))
+  if (language !== 'Native') candidates.push(encodeByteString(served))
   const tag = LANGUAGE_TAG[language]
   const match = candidates.find((c) => scriptHashHex(tag, c) === hash)
   if (match === undefined) throw badResponse(what, `the ${language} script served does not hash to ${hash}`)
@@ -69,7 +65,7 @@ function nativeCbor(v: JsonValue | undefined, what: string, depth: number): Uint
   const head = (kind: number, items: number): Uint8Array => concatBytes([encodeHead(4, items), encodeHead(0, kind)])
   switch (type) {
     case 'sig':
-      return concatBytes([head(0, 2), byteString(hexToBytes(asHex(get(o, 'keyHash'), `${what}.keyHash`, 28)))])
+      return concatBytes([head(0, 2), encodeByteString(hexToBytes(asHex(get(o, 'keyHash'), `${what}.keyHash`, 28)))])
     case 'all':
       return concatBytes([head(1, 2), children(o)])
     case 'any':

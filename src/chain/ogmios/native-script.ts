@@ -6,7 +6,7 @@
  */
 import type { ClauseAfter, ClauseBefore, ClauseSignature, ClauseSome, ClauseAll } from '@cardano-ogmios/schema'
 import { concatBytes, hexToBytes } from '../../core/bytes'
-import { encodeHead } from '../../core/cardano/cbor'
+import { encodeByteString, encodeHead } from '../../core/cardano/cbor'
 import type { JsonValue } from '../../core/json/lossless'
 import { Fields, ShapeError } from './json-shape'
 
@@ -29,7 +29,7 @@ export function nativeScriptCbor(json: JsonValue, path: string, depth = 0): Uint
   switch (clause) {
     case 'signature': {
       const keyHash = hexToBytes(script.hex('from', 28))
-      return cborArray([encodeHead(0, 0), concatBytes([encodeHead(2, keyHash.length), keyHash])])
+      return cborArray([encodeHead(0, 0), encodeByteString(keyHash)])
     }
     case 'all':
       return cborArray([encodeHead(0, 1), scripts()])

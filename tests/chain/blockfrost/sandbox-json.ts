@@ -23,8 +23,8 @@ import {
   get,
   optional
 } from '../../../src/chain/blockfrost/shape'
-import { bytesToHex, concatBytes } from '../../../src/core/bytes'
-import { encodeHead } from '../../../src/core/cardano/cbor'
+import { bytesToHex } from '../../../src/core/bytes'
+import { encodeByteString } from '../../../src/core/cardano/cbor'
 import { blake2b256Hex, LANGUAGE_TAG, scriptHashHex } from '../../../src/core/cardano/tx'
 import type { Value } from '../../../src/core/cardano/value'
 import { JsonDecimal, type JsonObject, type JsonValue } from '../../../src/core/json/lossless'
@@ -127,7 +127,7 @@ const SCRIPT_TYPES = { PlutusV1: 'plutusV1', PlutusV2: 'plutusV2', PlutusV3: 'pl
 /** What `/scripts/{hash}` and its `/cbor` serve: a Plutus script wrapped in one more byte string, as Blockfrost does. */
 export function scriptRecord(script: ScriptRef): ScriptRecord {
   if (script.language === 'Native') throw new Error('the sandbox peer serves Plutus reference scripts only')
-  const served = concatBytes([encodeHead(2, script.bytes.length), script.bytes])
+  const served = encodeByteString(script.bytes)
   return { type: SCRIPT_TYPES[script.language], cbor: bytesToHex(served) }
 }
 

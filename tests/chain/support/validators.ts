@@ -15,8 +15,7 @@ import {
   type MarloweValidators
 } from '../../../src/chain/marlowe-scripts'
 import { encodeProgram, type Term } from '../../../src/chain/sandbox/flat'
-import { concatBytes } from '../../../src/core/bytes'
-import { encodeHead } from '../../../src/core/cardano/cbor'
+import { encodeByteString } from '../../../src/core/cardano/cbor'
 
 /** (lam d (lam r (lam c [(lam _ ()) (con bytestring tag)]))): ignores its arguments and succeeds. */
 function alwaysSucceeds(tag: string): MarloweValidator {
@@ -26,7 +25,7 @@ function alwaysSucceeds(tag: string): MarloweValidator {
     arg: { kind: 'bytes', value: new TextEncoder().encode(tag) }
   }
   const flat = encodeProgram({ kind: 'lam', body: { kind: 'lam', body: { kind: 'lam', body } } })
-  return plutusV2Validator(concatBytes([encodeHead(2, flat.length), flat]))
+  return plutusV2Validator(encodeByteString(flat))
 }
 
 /** Three always-succeeding validators whose hashes differ from the stand-ins' (and from another `label`'s). */

@@ -10,4 +10,4 @@ export {
   decodeCbor,
   type CborReaderOptions
 } from './reader'
-export { encodeHead, encodeInt } from './writer'
+export { encodeByteString, encodeHead, encodeInt } from './writer'

@@ -22,3 +22,12 @@ export function encodeHead(major: number, n: bigint | number): Uint8Array {
 export function encodeInt(n: bigint): Uint8Array {
   return n >= 0n ? encodeHead(0, n) : encodeHead(1, -1n - n)
 }
+
+/** A CBOR byte string (major type 2) holding `bytes`. */
+export function encodeByteString(bytes: Uint8Array): Uint8Array {
+  const head = encodeHead(2, bytes.length)
+  const out = new Uint8Array(head.length + bytes.length)
+  out.set(head)
+  out.set(bytes, head.length)
+  return out
+}
