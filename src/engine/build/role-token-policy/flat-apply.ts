@@ -4,7 +4,7 @@
  * constant a Plutus 1.0.0 program may hold) and copied behind an application tag, bit for bit except the filler
  * before each byte string: it pads to a byte boundary, which moves with the term.
  */
-import { BitReader, BitWriter, FlatError } from './flat-bits'
+import { BitReader, BitWriter, FlatError } from '../../../core/cardano/flat-bits'
 
 const TERM = {
   var: 0,

@@ -12,7 +12,7 @@ import { decodeCbor, encodeHead } from '../../../../src/core/cardano/cbor'
 import { constrData, encodePlutusData, type PlutusData as Data } from '../../../../src/core/marlowe/plutus/data'
 import { ROLE_TOKENS_PROGRAM } from '../../../../src/engine/build/role-token-policy/compiled'
 import { applyDataArgument } from '../../../../src/engine/build/role-token-policy/flat-apply'
-import { FlatError } from '../../../../src/engine/build/role-token-policy/flat-bits'
+import { FlatError } from '../../../../src/core/cardano/flat-bits'
 
 type ParsedProgram = Parameters<UPLCEncoder['encodeProgram']>[0]
 type ParsedTerm = ParsedProgram['body']

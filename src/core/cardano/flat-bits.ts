@@ -1,6 +1,8 @@
 /**
- * The bit streams of Untyped Plutus Core's flat encoding: a reader that remembers where each filler was, and a
- * writer that can copy a stretch of another stream, writing its fillers afresh for where they now land.
+ * The bit streams of Untyped Plutus Core's flat encoding, used wherever the project writes or rewrites a
+ * program (the sandbox's stand-ins, the role-token policy's parameters): a reader that remembers where each
+ * filler was, and a writer that can also copy a stretch of another stream, writing its fillers afresh for where
+ * they now land.
  */
 
 const BLOCK_MAX = 255
@@ -84,7 +86,9 @@ export class BitWriter {
     for (let i = count - 1; i >= 0; i -= 1) this.bit((value >> i) & 1)
   }
 
+  /** A natural: 7-bit groups, least significant first, each after a bit saying whether another follows. */
   natural(n: bigint): void {
+    if (n < 0n) throw new FlatError('flat: a natural cannot be negative')
     let rest = n
     do {
       const group = Number(rest & 127n)
@@ -105,11 +109,13 @@ export class BitWriter {
     for (; at < to; at += 1) this.bit(bytes[at >> 3]! >> (7 - (at & 7)))
   }
 
+  /** Zero bits then a one, ending exactly on a byte boundary (a whole byte when aligned). */
   filler(): void {
     while (this.used !== 7) this.bit(0)
     this.bit(1)
   }
 
+  /** A byte string: a filler, then blocks of at most 255 bytes, each after its length, then a 0. */
   byteString(content: Uint8Array): void {
     this.filler()
     for (let at = 0; at < content.length; at += BLOCK_MAX) {
@@ -121,6 +127,7 @@ export class BitWriter {
   }
 
   result(): Uint8Array {
+    if (this.used !== 0) throw new FlatError('flat: output does not end on a byte boundary')
     return Uint8Array.from(this.out)
   }
 }
