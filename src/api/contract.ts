@@ -150,10 +150,15 @@ export interface ImportedTx {
   readonly cborHex: string
 }
 
-/** How a real network is reached: exactly one of Ogmios or Blockfrost, and optionally cardano-submit-api. */
+/**
+ * How a real network is reached: exactly one of Ogmios or Blockfrost, Kupo beside Ogmios for the chain index,
+ * and optionally cardano-submit-api.
+ */
 export interface NodeSettings {
   /** Ogmios v6 WebSocket URL (ws:// or wss://). */
   readonly ogmios?: string
+  /** Kupo's HTTP URL, with Ogmios: every Marlowe contract on chain is then known, whoever created it. */
+  readonly kupo?: string
   /** A Blockfrost project id, and the URL of a self-hosted instance when not Blockfrost's own. */
   readonly blockfrost?: { readonly projectId: string; readonly url?: string }
   /** cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost). */

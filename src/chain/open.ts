@@ -1,16 +1,19 @@
 /**
- * Opening a real network's provider from its node endpoints: Ogmios or Blockfrost for queries, optionally
- * cardano-submit-api for submission. Shared by the CLI (`--ogmios …` flags) and the desk host (Settings), so
+ * Opening a real network's provider from its node endpoints: Ogmios or Blockfrost for queries, Kupo beside
+ * Ogmios for the chain index, optionally cardano-submit-api for submission. Shared by the CLI (`--ogmios …` flags) and the desk host (Settings), so
  * both connect the same way; each caller checks its own input and words its own errors.
  */
 import { BlockfrostProvider, type BlockfrostOptions } from './blockfrost'
+import { withKupoIndex } from './kupo'
 import { OgmiosProvider, type OgmiosProviderOptions } from './ogmios'
 import type { ChainProvider, NetworkName } from './provider'
 import { SubmitApiClient, withSubmitter } from './submit-api'
 
-/** Exactly one of `ogmios` and `blockfrost` (the caller checks); `submitApi` is optional. */
+/** Exactly one of `ogmios` and `blockfrost` (the caller checks); `kupo` goes with `ogmios`; `submitApi` is optional. */
 export interface NodeEndpoints {
   readonly ogmios?: string
+  /** Kupo's HTTP root, for the chain index (its blocks are read through `ogmios`). */
+  readonly kupo?: string
   readonly blockfrost?: { readonly projectId: string; readonly url?: string }
   readonly submitApi?: string
 }
@@ -33,9 +36,23 @@ export async function openNodeChain(
   endpoints: NodeEndpoints,
   tuning: ChainTuning = {}
 ): Promise<OpenedChain> {
-  let query: ChainProvider & { close?(): Promise<void> }
+  let query: ChainProvider
+  const closers: (() => Promise<void>)[] = []
   if (endpoints.ogmios !== undefined) {
-    query = await OgmiosProvider.connect({ ...tuning.ogmios, url: endpoints.ogmios, network })
+    const ogmios = await OgmiosProvider.connect({ ...tuning.ogmios, url: endpoints.ogmios, network })
+    closers.push(() => ogmios.close())
+    query = ogmios
+    if (endpoints.kupo !== undefined) {
+      const indexed = await withKupoIndex(ogmios, {
+        kupo: { url: endpoints.kupo },
+        ogmios: { ...tuning.ogmios, url: endpoints.ogmios }
+      }).catch(async (e: unknown) => {
+        await ogmios.close()
+        throw e
+      })
+      closers.push(() => indexed.close())
+      query = indexed.provider
+    }
   } else {
     const blockfrost = endpoints.blockfrost ?? { projectId: '' }
     query = new BlockfrostProvider({
@@ -56,5 +73,5 @@ export async function openNodeChain(
             ...(tuning.submitApiTimeoutMs === undefined ? {} : { timeoutMs: tuning.submitApiTimeoutMs })
           })
         )
-  return { provider, network, close: async () => query.close?.() }
+  return { provider, network, close: async () => void (await Promise.all(closers.map((close) => close()))) }
 }

@@ -1,6 +1,6 @@
 /**
- * The chain a CLI command talks to: the embedded sandbox, or a real network through Ogmios or Blockfrost
- * (optionally submitting through cardano-submit-api).
+ * The chain a CLI command talks to: the embedded sandbox, or a real network through Ogmios (with Kupo for the
+ * chain index) or Blockfrost (optionally submitting through cardano-submit-api).
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +18,7 @@ export const chainOptions = {
   ...sandboxOptions,
   network: { type: 'string' },
   ogmios: { type: 'string' },
+  kupo: { type: 'string' },
   blockfrost: { type: 'string' },
   'blockfrost-url': { type: 'string' },
   'submit-api': { type: 'string' }
@@ -25,7 +26,7 @@ export const chainOptions = {
 
 /** How `--network` and the node options are written in every command's help. */
 export const CHAIN_USAGE =
-  '[--network sandbox|preview|preprod|mainnet] [--ogmios URL | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]'
+  '[--network sandbox|preview|preprod|mainnet] [--ogmios URL [--kupo URL] | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]'
 
 export interface ChainChoice {
   readonly network?: string
@@ -34,6 +35,7 @@ export interface ChainChoice {
   /** For the sandbox: a directory of Marlowe validators (TextEnvelopes) to deploy instead of the stand-ins. */
   readonly validators?: string
   readonly ogmios?: string
+  readonly kupo?: string
   readonly blockfrost?: string
   readonly 'blockfrost-url'?: string
   readonly 'submit-api'?: string
@@ -56,10 +58,12 @@ export async function openChain(
   options: { readonly follow?: boolean } = {}
 ): Promise<OpenChain> {
   const network = networkName(command, choice.network)
-  const node = choice.ogmios ?? choice.blockfrost ?? choice['submit-api'] ?? choice['blockfrost-url']
+  const node = choice.ogmios ?? choice.kupo ?? choice.blockfrost ?? choice['submit-api'] ?? choice['blockfrost-url']
   if (network === 'sandbox') {
     if (node !== undefined) {
-      throw usageError(`${command}: the sandbox is embedded; --ogmios, --blockfrost and --submit-api need --network`)
+      throw usageError(
+        `${command}: the sandbox is embedded; --ogmios, --kupo, --blockfrost and --submit-api need --network`
+      )
     }
     const follow = options.follow === true
     const home = choice.data ?? desktopHome()
@@ -101,9 +105,16 @@ async function openNode(command: string, network: NetworkName, choice: ChainChoi
   if (choice['blockfrost-url'] !== undefined && choice.blockfrost === undefined) {
     throw usageError(`${command}: --blockfrost-url goes with --blockfrost PROJECT_ID`)
   }
+  if (choice.kupo !== undefined && choice.ogmios === undefined) {
+    throw usageError(`${command}: --kupo goes with --ogmios URL (the blocks Kupo points at are read through Ogmios)`)
+  }
+  if (choice.kupo !== undefined && !/^https?:\/\/\S+$/.test(choice.kupo)) {
+    throw usageError(`${command}: --kupo ${choice.kupo} is not an http:// or https:// URL`)
+  }
   const blockfrost = choice.blockfrost
   return openNodeChain(network, {
     ...(choice.ogmios === undefined ? {} : { ogmios: choice.ogmios }),
+    ...(choice.kupo === undefined ? {} : { kupo: choice.kupo }),
     ...(blockfrost === undefined
       ? {}
       : {

@@ -75,6 +75,7 @@ const minutesMs = (minutes: number): number => minutes * 60_000
 function sameNode(a: NodeSettings, b: NodeSettings): boolean {
   return (
     a.ogmios === b.ogmios &&
+    a.kupo === b.kupo &&
     a.submitApi === b.submitApi &&
     a.blockfrost?.projectId === b.blockfrost?.projectId &&
     a.blockfrost?.url === b.blockfrost?.url

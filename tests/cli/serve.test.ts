@@ -120,6 +120,17 @@ describe('marlowe-desk serve', () => {
     [['--network', 'preview'], 2, 'needs exactly one of --ogmios URL or --blockfrost PROJECT_ID'],
     [['--ogmios', 'ws://127.0.0.1:1'], 2, 'the sandbox is embedded'],
     [['--network', 'preview', '--ogmios', 'ws://127.0.0.1:1'], 1, 'Unavailable'],
+    [['--kupo', 'http://127.0.0.1:1'], 2, 'the sandbox is embedded'],
+    [
+      ['--network', 'preview', '--blockfrost', 'previewX', '--kupo', 'http://127.0.0.1:1'],
+      2,
+      '--kupo goes with --ogmios'
+    ],
+    [
+      ['--network', 'preview', '--ogmios', 'ws://127.0.0.1:1', '--kupo', 'ftp://x'],
+      2,
+      'is not an http:// or https:// URL'
+    ],
     [['--bogus'], 2, "Unknown option '--bogus'"]
   ])('fails clearly: serve %j', (args, code, message) => {
     const r = runCli(['serve', '--data', home(), ...args])

@@ -66,6 +66,20 @@ describe('settings.get and settings.update', () => {
       { ...DEFAULT_SETTINGS, network: 'preprod', node: { ogmios: 'http://a:1' } },
       'node.ogmios'
     ],
+    [
+      'Kupo without Ogmios',
+      {
+        ...DEFAULT_SETTINGS,
+        network: 'preprod',
+        node: { blockfrost: { projectId: 'preprodX' }, kupo: 'http://127.0.0.1:1442' }
+      },
+      'node'
+    ],
+    [
+      'a Kupo URL that is not http://',
+      { ...DEFAULT_SETTINGS, network: 'preprod', node: { ogmios: 'ws://a:1', kupo: 'ws://a:1442' } },
+      'node.kupo'
+    ],
     ['an unknown network', { ...DEFAULT_SETTINGS, network: 'testnet' }, 'network'],
     ['zero minutes', { ...DEFAULT_SETTINGS, autoLockMinutes: 0 }, 'autoLockMinutes'],
     ['a privileged port', withApi(true, 80), 'localApi.port'],

@@ -107,6 +107,29 @@ describe('settings', () => {
     expect(find(wrapper, 'settings-saved').exists()).toBe(true)
   })
 
+  test('Ogmios with Kupo is saved together; a Kupo address that is not http is explained and not sent', async () => {
+    const { desk, wrapper } = await openSettings()
+    await find(wrapper, 'network-preprod').setValue(true)
+    await find(wrapper, 'field-ogmios').setValue('ws://node:1337')
+    await find(wrapper, 'field-kupo').setValue('ws://node:1442')
+    await find(wrapper, 'settings-form').trigger('submit')
+    await flushPromises()
+    expect(wrapper.text()).toContain('Enter Kupo’s address')
+    expect(desk.requests('settings.update')).toEqual([])
+
+    await find(wrapper, 'field-kupo').setValue(' http://node:1442 ')
+    await find(wrapper, 'settings-form').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('settings.update')).toEqual([
+      {
+        network: 'preprod',
+        node: { ogmios: 'ws://node:1337', kupo: 'http://node:1442' },
+        autoLockMinutes: 5,
+        localApi: { enabled: false, port: 3780 }
+      }
+    ])
+  })
+
   test('bad minutes and ports are explained and not sent', async () => {
     const { desk, wrapper } = await openSettings()
     await find(wrapper, 'field-auto-lock').setValue('0')

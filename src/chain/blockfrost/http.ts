@@ -12,11 +12,15 @@ export type Exchange =
   | { readonly kind: 'answer'; readonly status: number; readonly text: string; readonly retryAfter: string | null }
   | { readonly kind: 'timeout' }
   | { readonly kind: 'unreachable'; readonly cause: string }
+  /** The body passed the request's `maxBytes`; reading stopped there. */
+  | { readonly kind: 'too-large'; readonly cause: string }
 
 export interface ExchangeRequest {
   readonly method: 'GET' | 'POST'
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: Uint8Array | string
+  /** Largest body read; past it the request is dropped (default: no limit). */
+  readonly maxBytes?: number
 }
 
 /** Node's fetch reports "fetch failed" and hides the reason (ECONNREFUSED, ENOTFOUND, …) in `cause`. */
@@ -44,13 +48,30 @@ export async function exchange(url: string, request: ExchangeRequest, timeoutMs:
       ...(request.body === undefined ? {} : { body: request.body }),
       signal: controller.signal
     })
-    const text = await response.text()
+    const text = request.maxBytes === undefined ? await response.text() : await boundedText(response, request.maxBytes)
+    if (text === undefined) {
+      controller.abort()
+      return { kind: 'too-large', cause: `the answer is larger than ${request.maxBytes} bytes` }
+    }
     return { kind: 'answer', status: response.status, text, retryAfter: response.headers.get('retry-after') }
   } catch (e) {
     return timedOut ? { kind: 'timeout' } : { kind: 'unreachable', cause: causeOf(e) }
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** The body as text, or undefined once it passes `maxBytes`. */
+async function boundedText(response: Response, maxBytes: number): Promise<string | undefined> {
+  if (response.body === null) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for await (const chunk of response.body) {
+    size += chunk.byteLength
+    if (size > maxBytes) return undefined
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 export function parseBody(text: string, what: string): JsonValue {
@@ -200,7 +221,7 @@ export class BlockfrostHttp {
         details
       )
     }
-    if (result.kind === 'unreachable') {
+    if (result.kind === 'unreachable' || result.kind === 'too-large') {
       throw new ChainError('Unavailable', `cannot reach Blockfrost at ${this.root} (${result.cause})`, {
         ...details,
         cause: result.cause

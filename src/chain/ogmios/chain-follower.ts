@@ -15,7 +15,7 @@ import type { BlockPraos as Praos, RollBackward, RollForward, Transaction } from
 import type { JsonValue } from '../../core/json/lossless'
 import type { TxStatus } from '../provider'
 import { toPoint } from './convert-ledger'
-import { array, Fields } from './json-shape'
+import { array, Fields } from '../json-shape'
 import { RpcError, type RpcClient } from './rpc-client'
 
 export type ConfirmedIn = Extract<TxStatus, { status: 'confirmed' }>['block']

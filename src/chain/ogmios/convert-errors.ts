@@ -15,7 +15,7 @@ import type {
 import { isJsonObject, type JsonValue } from '../../core/json/lossless'
 import { ChainError } from '../provider'
 import { toRedeemerPointer } from './convert-ledger'
-import { Fields } from './json-shape'
+import { Fields } from '../json-shape'
 import type { RpcError } from './rpc-client'
 
 const INVALID_PARAMS = -32602

@@ -16,7 +16,7 @@ import type {
 } from '@cardano-ogmios/schema'
 import type { JsonValue } from '../../core/json/lossless'
 import type { EraSummary, ExUnits, ProtocolParameters, Ratio, RedeemerBudget, RedeemerTag } from '../provider'
-import { array, Fields, integer, natural, numberText, object, ShapeError, string } from './json-shape'
+import { array, Fields, integer, natural, numberText, object, ShapeError, string } from '../json-shape'
 
 function gcd(a: bigint, b: bigint): bigint {
   return b === 0n ? a : gcd(b, a % b)

@@ -18,7 +18,7 @@ import { bytesToHex, hexToBytes } from '../../core/bytes'
 import type { Value } from '../../core/cardano/value'
 import type { JsonObject, JsonValue } from '../../core/json/lossless'
 import type { ScriptLanguage, ScriptRef, TxOutRef, Utxo } from '../provider'
-import { array, Fields, hex, natural, object, ShapeError } from './json-shape'
+import { array, Fields, hex, natural, object, ShapeError } from '../json-shape'
 import { nativeScriptCbor } from './native-script'
 
 type OgmiosOutput = OgmiosUtxo[number]

@@ -23,5 +23,9 @@
  * Limits: `txStatus` knows confirmations only from blocks seen since connecting (the last `followBlocks` of
  * them); an older transaction is `unknown` (query its outputs with `utxosByRef` instead). UTxO queries by
  * address scan the node's whole UTxO set: slow on mainnet, where an indexer (Kupo) is the usual companion.
+ * Without Kupo there is no chain index (`scriptTransactions`); with it, see ../kupo.
+ *
+ * `OgmiosBlockReader` reads chosen blocks whole through chain sync, for the Kupo index.
  */
-export { NETWORK_MAGIC, OgmiosProvider, type OgmiosProviderOptions } from './ogmios-provider'
+export { OgmiosBlockReader, type BlockRef, type ReadBlock, type ReadTx } from './block-reader'
+export { NETWORK_MAGIC, OgmiosProvider, rpcClientOptions, type OgmiosProviderOptions } from './ogmios-provider'

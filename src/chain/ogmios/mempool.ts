@@ -7,7 +7,7 @@
 import { stringifyJson, type JsonValue } from '../../core/json/lossless'
 import { ChainError } from '../provider'
 import { queryFailure } from './convert-errors'
-import { boolean } from './json-shape'
+import { boolean } from '../json-shape'
 import { RpcError, type MethodName, type RpcClient } from './rpc-client'
 
 /** `MustAcquireMempoolFirst`: the snapshot was lost, i.e. the connection was replaced mid-check. */

@@ -8,7 +8,7 @@ import type { ClauseAfter, ClauseBefore, ClauseSignature, ClauseSome, ClauseAll 
 import { concatBytes, hexToBytes } from '../../core/bytes'
 import { encodeByteString, encodeHead } from '../../core/cardano/cbor'
 import type { JsonValue } from '../../core/json/lossless'
-import { Fields, ShapeError } from './json-shape'
+import { Fields, ShapeError } from '../json-shape'
 
 const MAX_DEPTH = 64
 const CLAUSES = ['signature', 'all', 'any', 'some', 'after', 'before'] as const

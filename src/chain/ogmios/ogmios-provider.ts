@@ -32,7 +32,7 @@ import {
   toStartTime
 } from './convert-ledger'
 import { fromTxOutRef, fromUtxo, toUtxos } from './convert-utxo'
-import { array, Fields } from './json-shape'
+import { array, Fields } from '../json-shape'
 import { MempoolMonitor } from './mempool'
 import { RpcClient, RpcError, type MethodName, type RpcClientOptions } from './rpc-client'
 
@@ -80,6 +80,19 @@ const DEFAULTS = {
   nextBlockTimeoutMs: 600_000
 } as const
 
+/** The connection settings of `options`, defaults filled in: for every connection to the same Ogmios. */
+export function rpcClientOptions(options: Omit<OgmiosProviderOptions, 'network'>): RpcClientOptions {
+  return {
+    url: options.url,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
+    reconnectDelayMs: options.reconnectDelayMs ?? DEFAULTS.reconnectDelayMs,
+    maxReconnectDelayMs: options.maxReconnectDelayMs ?? DEFAULTS.maxReconnectDelayMs,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULTS.maxMessageBytes
+  }
+}
+
 /** Attempts at reading a tip whose slot, hash and height belong together (see `tip()`). */
 const TIP_ATTEMPTS = 3
 
@@ -98,15 +111,7 @@ export class OgmiosProvider implements ChainProvider {
     private readonly options: OgmiosProviderOptions
   ) {
     this.networkId = network === 'mainnet' ? 1 : 0
-    const rpc: RpcClientOptions = {
-      url: options.url,
-      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
-      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
-      reconnectDelayMs: options.reconnectDelayMs ?? DEFAULTS.reconnectDelayMs,
-      maxReconnectDelayMs: options.maxReconnectDelayMs ?? DEFAULTS.maxReconnectDelayMs,
-      heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
-      maxMessageBytes: options.maxMessageBytes ?? DEFAULTS.maxMessageBytes
-    }
+    const rpc = rpcClientOptions(options)
     this.queries = new RpcClient(rpc)
     this.mempool = new MempoolMonitor(this.queries)
     if (options.followChain !== false) {

@@ -53,7 +53,7 @@ export class SubmitApiClient implements TxSubmitter {
     if (result.kind === 'timeout') {
       throw new ChainError('Unavailable', `cardano-submit-api did not answer within ${this.timeoutMs} ms`, details)
     }
-    if (result.kind === 'unreachable') {
+    if (result.kind === 'unreachable' || result.kind === 'too-large') {
       throw new ChainError('Unavailable', `cannot reach cardano-submit-api at ${this.endpoint} (${result.cause})`, {
         ...details,
         cause: result.cause

@@ -39,6 +39,7 @@ function nodeOf(choice: ChainChoice): NodeSettings {
   const url = choice['blockfrost-url']
   return {
     ...(choice.ogmios === undefined ? {} : { ogmios: choice.ogmios }),
+    ...(choice.kupo === undefined ? {} : { kupo: choice.kupo }),
     ...(choice.blockfrost === undefined
       ? {}
       : { blockfrost: { projectId: choice.blockfrost, ...(url === undefined ? {} : { url }) } }),
@@ -91,7 +92,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the Runtime-compatible build/submit HTTP API on 127.0.0.1 (sandbox by default)',
   help: `Usage: marlowe-desk serve [--network sandbox|preview|preprod|mainnet] [--port N]
-                          [--ogmios URL | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]
+                          [--ogmios URL [--kupo URL] | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]
                           [--validators DIR] [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
 
 Serves Marlowe Runtime's REST API (POST /contracts, PUT /contracts/{id}, /transactions, /withdrawals,
@@ -100,6 +101,8 @@ kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, acr
 
   --network       sandbox (default: the embedded ledger, no node needed), preview, preprod or mainnet
   --ogmios        an Ogmios v6 WebSocket URL (ws://host:1337) for a real network
+  --kupo          with --ogmios: a Kupo URL (http://host:1442) indexing the Marlowe validators, so that every
+                  Marlowe contract on chain is served, whoever created it (Ogmios needs --include-transaction-cbor)
   --blockfrost    a Blockfrost project id (or --blockfrost-url for a self-hosted instance)
   --submit-api    a cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost)
   --validators    on the sandbox: deploy the Marlowe validators in DIR (semantics.plutus, payout.plutus,

@@ -30,6 +30,7 @@ export const nodeSchema = z.strictObject({
     .url({ protocol: /^wss?$/, error: 'not a ws:// or wss:// URL' })
     .max(2048)
     .exactOptional(),
+  kupo: httpUrl.exactOptional(),
   blockfrost: z
     .strictObject({
       projectId: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'not a Blockfrost project id (letters and digits)'),
@@ -43,8 +44,11 @@ export const nodeSchema = z.strictObject({
 export function nodeProblem(network: NetworkName, node: NodeSettings): string | undefined {
   const queries = (node.ogmios === undefined ? 0 : 1) + (node.blockfrost === undefined ? 0 : 1)
   if (network === 'sandbox') {
-    return queries === 0 && node.submitApi === undefined ? undefined : 'the sandbox is embedded and takes no node'
+    return queries === 0 && node.submitApi === undefined && node.kupo === undefined
+      ? undefined
+      : 'the sandbox is embedded and takes no node'
   }
+  if (node.kupo !== undefined && node.ogmios === undefined) return 'Kupo goes with Ogmios (its blocks are read there)'
   return queries === 1 ? undefined : `${network} needs exactly one of an Ogmios URL or a Blockfrost project id`
 }
 

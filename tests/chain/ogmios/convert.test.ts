@@ -9,7 +9,7 @@ import {
   toProtocolParameters
 } from '../../../src/chain/ogmios/convert-ledger'
 import { fromUtxo, toUtxo, toUtxos } from '../../../src/chain/ogmios/convert-utxo'
-import { ShapeError } from '../../../src/chain/ogmios/json-shape'
+import { ShapeError } from '../../../src/chain/json-shape'
 import { RpcError } from '../../../src/chain/ogmios/rpc-client'
 import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
 import { JsonDecimal, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../../src/core/json/lossless'

@@ -149,15 +149,46 @@ export function utxoFixtures(): PeerUtxo[] {
   return UTXOS.map((u) => structuredClone(u) as JsonObject)
 }
 
-/** A Conway block holding `txIds`, in Ogmios' chain-sync shape. */
-export function blockJson(block: {
-  readonly slot: bigint
-  readonly height: bigint
+/** A real transaction in a peer's block: its id, bytes (hex) and the outputs it spends. */
+export interface BlockTx {
   readonly id: string
-  readonly ancestor: string
-  readonly txIds: readonly string[]
-}): JsonValue {
+  readonly cbor: string
+  readonly inputs: readonly { readonly txId: string; readonly index: number }[]
+}
+
+/**
+ * A Conway block in Ogmios' chain-sync shape: holding `txs` (with their bytes when `includeCbor`, as Ogmios run
+ * with --include-transaction-cbor), or else stand-in transactions with the ids `txIds`.
+ */
+export function blockJson(
+  block: {
+    readonly slot: bigint
+    readonly height: bigint
+    readonly id: string
+    readonly ancestor: string
+    readonly txIds: readonly string[]
+    readonly txs?: readonly BlockTx[]
+  },
+  includeCbor = true
+): JsonValue {
   const key = '00'.repeat(32)
+  const transactions =
+    block.txs === undefined
+      ? block.txIds.map((id) => ({
+          id,
+          spends: 'inputs' as const,
+          inputs: [{ transaction: { id: TX_1 }, index: 0n }],
+          outputs: [{ address: ADDRESS_A, value: { ada: { lovelace: 1000000n } } }],
+          signatories: []
+        }))
+      : block.txs.map((tx) => ({
+          id: tx.id,
+          spends: 'inputs' as const,
+          inputs: tx.inputs.map((i) => ({ transaction: { id: i.txId }, index: BigInt(i.index) })),
+          outputs: [],
+          signatories: [],
+          ...(includeCbor ? { cbor: tx.cbor } : {})
+        }))
   return {
     type: 'praos',
     era: 'conway',
@@ -166,13 +197,7 @@ export function blockJson(block: {
     height: block.height,
     slot: block.slot,
     size: { bytes: 1024n },
-    transactions: block.txIds.map((id) => ({
-      id,
-      spends: 'inputs',
-      inputs: [{ transaction: { id: TX_1 }, index: 0n }],
-      outputs: [{ address: ADDRESS_A, value: { ada: { lovelace: 1000000n } } }],
-      signatories: []
-    })),
+    transactions,
     protocol: { version: { major: 10n, minor: 0n } },
     issuer: {
       verificationKey: key,

@@ -19,7 +19,18 @@ import {
   type JsonObject,
   type JsonValue
 } from '../../../src/core/json/lossless'
-import { blockJson, ERA_SUMMARIES, genesis, MAINNET_START, PARAMS, utxoFixtures, type PeerUtxo } from './fixtures'
+import { decodeTransaction } from '../../../src/core/cardano/tx'
+import { bytesToHex } from '../../../src/core/bytes'
+import {
+  blockJson,
+  ERA_SUMMARIES,
+  genesis,
+  MAINNET_START,
+  PARAMS,
+  utxoFixtures,
+  type BlockTx,
+  type PeerUtxo
+} from './fixtures'
 
 export interface RpcFault {
   readonly code: number
@@ -44,6 +55,8 @@ export interface PeerBlock {
   readonly id: string
   readonly ancestor: string
   readonly txIds: readonly string[]
+  /** Real transactions, when the block was made of them (`addTxBlock`). */
+  readonly txs?: readonly BlockTx[]
 }
 
 type Point = { readonly slot: bigint; readonly id: string } | 'origin'
@@ -71,6 +84,11 @@ class Session {
 
 const GENESIS_HASH = 'f0'.repeat(32)
 
+function blockTx(cbor: Uint8Array): BlockTx {
+  const decoded = decodeTransaction(cbor)
+  return { id: decoded.id, cbor: bytesToHex(cbor), inputs: decoded.body.inputs }
+}
+
 export class OgmiosPeer {
   params: JsonValue = PARAMS
   eraSummaries: JsonValue = ERA_SUMMARIES
@@ -85,6 +103,8 @@ export class OgmiosPeer {
     result: { transaction: { id: createHash('sha256').update(Buffer.from(cborHex, 'hex')).digest('hex') } }
   })
   readonly chain: PeerBlock[] = []
+  /** Whether blocks carry their transactions' bytes (Ogmios' --include-transaction-cbor). */
+  includeTransactionCbor = true
   readonly mempool = new Set<string>()
   /** Every request received, in order. */
   readonly requests: Request[] = []
@@ -148,15 +168,43 @@ export class OgmiosPeer {
     this.mempoolChanged()
   }
 
+  /** Appends a block holding these real transactions, `slots` after the last one. */
+  addTxBlock(txs: readonly Uint8Array[], slots = 20n): PeerBlock {
+    const held = txs.map(blockTx)
+    return this.addBlock(
+      held.map((tx) => tx.id),
+      held,
+      slots
+    )
+  }
+
+  /** Appends a block with this slot, height and id (another chain's block) holding these transactions. */
+  addBlockAt(
+    at: { readonly slot: bigint; readonly height: bigint; readonly id: string },
+    txs: readonly Uint8Array[]
+  ): PeerBlock {
+    const held = txs.map(blockTx)
+    const block: PeerBlock = {
+      ...at,
+      ancestor: this.chain[this.chain.length - 1]?.id ?? GENESIS_HASH,
+      txIds: held.map((tx) => tx.id),
+      txs: held
+    }
+    this.chain.push(block)
+    for (const session of this.sessions) this.serveNext(session)
+    return block
+  }
+
   /** Appends a block holding `txIds` (they leave the mempool) and serves it to waiting followers. */
-  addBlock(txIds: readonly string[]): PeerBlock {
+  addBlock(txIds: readonly string[], txs?: readonly BlockTx[], slots = 20n): PeerBlock {
     const last = this.chain[this.chain.length - 1]
     const block: PeerBlock = {
-      slot: last === undefined ? 1000n : last.slot + 20n,
+      slot: last === undefined ? 1000n : last.slot + slots,
       height: last === undefined ? 1n : last.height + 1n,
       id: randomBytes(32).toString('hex'),
       ancestor: last?.id ?? GENESIS_HASH,
-      txIds: [...txIds]
+      txIds: [...txIds],
+      ...(txs === undefined ? {} : { txs })
     }
     this.chain.push(block)
     const left = txIds.filter((id) => this.mempool.delete(id))
@@ -386,7 +434,7 @@ export class OgmiosPeer {
         return
       }
       session.cursor += 1
-      result = { direction: 'forward', block: blockJson(block), tip: this.tipJson() }
+      result = { direction: 'forward', block: blockJson(block, this.includeTransactionCbor), tip: this.tipJson() }
     }
     session.parkedNext = undefined
     this.send(session, { jsonrpc: '2.0', method: 'nextBlock', result, id })

@@ -8,21 +8,17 @@ import type { BlockfrostProvider } from '../../../src/chain/blockfrost'
 import { marloweDeployment } from '../../../src/chain/deployments'
 import type { Utxo } from '../../../src/chain/provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
-import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
 import { ADA as ADA_TOKEN, type Input } from '../../../src/core/marlowe/types'
-import { parseRef } from '../../../src/engine/build'
 import { openService, type OpenService } from '../../../src/engine/service'
 import type { BlockfrostPeer } from '../../chain/blockfrost/peer'
 import { sandboxBlockfrost, sandboxPeer } from '../../chain/blockfrost/sandbox-peer'
 import { chainFailure } from '../../chain/support/failure'
 import { buildTx } from '../../chain/support/txkit'
 import { ADA, ManualClock, T0, testWallet } from '../build/support'
-import { applyAs as apply, createEscrow } from './escrow-steps'
-import { choose, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+import { applyAs as apply, createEscrow, finishWithOther } from './escrow-steps'
+import { role, serviceHarness, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
-const bob = testWallet('bob')
-const carol = testWallet('carol')
 const deposit: Input = {
   content: { type: 'IDeposit', account: role('Seller'), party: role('Buyer'), token: ADA_TOKEN, amount: 100n * ADA }
 }
@@ -130,35 +126,7 @@ describe('the chain index through Blockfrost', () => {
       other.service.getTransaction(contractId, paid).block
     )
 
-    // They move it on; ours follows and closes it.
-    const c = ESCROW_CHOICES
-    const reported = await apply(other, contractId, alice, [
-      choose(c.reportProblem.name, role('Buyer'), c.reportProblem.chosen)
-    ])
-    expect((await desk.follower.sync()).recorded).toEqual([reported])
-    expect(desk.service.getContract(contractId).current?.utxo).toBe(`${reported}#0`)
-    await apply(other, contractId, bob, [choose(c.disputeProblem.name, role('Seller'), c.disputeProblem.chosen)])
-    await desk.follower.sync()
-    const closed = await apply(desk, contractId, carol, [
-      choose(c.dismissClaim.name, role('Mediator'), c.dismissClaim.chosen)
-    ])
-    expect(desk.service.listTransactions(contractId)).toHaveLength(4)
-    expect(desk.service.getContract(contractId).current).toBeUndefined()
-
-    // The other builder withdraws the payout; ours sees it withdrawn.
-    const payoutId = desk.service.getTransaction(contractId, closed).payouts[0]!.payoutId
-    await other.follower.sync()
-    const withdrawal = await other.service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
-    await other.service.submit(
-      { kind: 'withdraw', withdrawalId: withdrawal.withdrawalId },
-      witnessEnvelope(withdrawal.unsigned.tx, [bob])
-    )
-    expect((await desk.follower.sync()).recorded).toEqual([withdrawal.withdrawalId])
-    expect(desk.service.getPayout(payoutId)).toMatchObject({
-      status: 'withdrawn',
-      withdrawalId: withdrawal.withdrawalId
-    })
-    expect(desk.service.getContract(contractId).unclaimedPayouts).toEqual([])
+    await finishWithOther(desk, other, contractId)
 
     // Everything ours read of the chain came through the address listings of the Marlowe scripts.
     expect(peer.requestsTo(/^GET \/addresses\/[^/]+\/transactions$/).length).toBeGreaterThan(0)

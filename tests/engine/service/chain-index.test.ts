@@ -8,17 +8,15 @@ import { deploymentOf, semanticsValidatorAddress } from '../../../src/chain/depl
 import type { BlockPoint, ChainProvider, ScriptTxPage, ScriptTxQuery } from '../../../src/chain/provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { GENESIS_ID } from '../../../src/chain/sandbox/genesis'
-import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
 import { encodeMarloweData } from '../../../src/core/marlowe/plutus/marlowe-data'
 import { ADA as ADA_TOKEN, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
-import { parseRef } from '../../../src/engine/build'
 import { openService } from '../../../src/engine/service'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
 import { buildTx } from '../../chain/support/txkit'
 import { rolesEscrow } from '../build/flows'
 import { ADA, ManualClock, T0, sign, testWallet } from '../build/support'
-import { applyAs as apply, createEscrow } from './escrow-steps'
-import { choose, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+import { applyAs as apply, createEscrow, finishWithOther } from './escrow-steps'
+import { role, serviceHarness, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -91,38 +89,7 @@ describe('the chain index on the sandbox', () => {
     expect(theirView.interval).toEqual(desk.service.getTransaction(contractId, paid).interval)
     expect(theirView.invalidBefore).toEqual(desk.service.getTransaction(contractId, paid).invalidBefore)
 
-    // They move it on; ours follows, and applies the last choice.
-    const c = ESCROW_CHOICES
-    const reported = await apply(other, contractId, alice, [
-      choose(c.reportProblem.name, role('Buyer'), c.reportProblem.chosen)
-    ])
-    await desk.follower.sync()
-    expect(desk.service.getContract(contractId).current?.utxo).toBe(`${reported}#0`)
-    await apply(other, contractId, bob, [choose(c.disputeProblem.name, role('Seller'), c.disputeProblem.chosen)])
-    await desk.follower.sync()
-    const closed = await apply(desk, contractId, carol, [
-      choose(c.dismissClaim.name, role('Mediator'), c.dismissClaim.chosen)
-    ])
-    expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)[0]).toBe(closed)
-    expect(desk.service.listTransactions(contractId)).toHaveLength(4)
-    expect(desk.service.getContract(contractId).current).toBeUndefined()
-
-    // The payout is withdrawn by the other builder; ours sees it withdrawn.
-    const payoutId = desk.service.getTransaction(contractId, closed).payouts[0]!.payoutId
-    await other.follower.sync()
-    expect(other.service.getPayout(payoutId).status).toBe('available')
-    const withdrawal = await other.service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
-    await other.service.submit(
-      { kind: 'withdraw', withdrawalId: withdrawal.withdrawalId },
-      witnessEnvelope(withdrawal.unsigned.tx, [bob])
-    )
-    expect((await desk.follower.sync()).recorded).toEqual([withdrawal.withdrawalId])
-    expect(desk.service.getPayout(payoutId)).toMatchObject({
-      status: 'withdrawn',
-      withdrawalId: withdrawal.withdrawalId
-    })
-    expect(desk.service.getWithdrawal(withdrawal.withdrawalId).payouts.map((p) => p.payoutId)).toEqual([payoutId])
-    expect(desk.service.getContract(contractId).unclaimedPayouts).toEqual([])
+    await finishWithOther(desk, other, contractId)
   })
 
   test('a contract made directly with CSL is found and acted on', async () => {

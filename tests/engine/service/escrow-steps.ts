@@ -1,9 +1,15 @@
-/** The roles escrow's steps through a service: created by carol, inputs applied by a wallet, each followed. */
+/**
+ * The roles escrow's steps through a service: created by carol, inputs applied by a wallet, each followed; and
+ * its end played between our service and another builder, checked at each step (test-only: uses vitest).
+ */
+import { expect } from 'vitest'
+import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
 import type { Input } from '../../../src/core/marlowe/types'
+import { parseRef } from '../../../src/engine/build'
 import type { OpenService } from '../../../src/engine/service'
 import { rolesEscrow } from '../build/flows'
 import { testWallet, type TestWallet } from '../build/support'
-import { escrowRoles, witnessEnvelope } from './support'
+import { choose, escrowRoles, role, witnessEnvelope } from './support'
 
 /** The roles escrow created by carol (roles to alice, bob and carol), signed, submitted and followed. */
 export async function createEscrow(h: Pick<OpenService, 'service' | 'follower'>): Promise<string> {
@@ -42,4 +48,44 @@ export async function applyAs(
   )
   await h.follower.sync()
   return built.transactionId
+}
+
+type Builder = Pick<OpenService, 'service' | 'follower'>
+
+/**
+ * The escrow's end once the deposit is in: the other builder reports and disputes, ours follows each step and
+ * closes it (the mediator dismisses the claim), the other builder withdraws the payout and ours sees it
+ * withdrawn.
+ */
+export async function finishWithOther(desk: Builder, other: Builder, contractId: string): Promise<void> {
+  const c = ESCROW_CHOICES
+  const reported = await applyAs(other, contractId, testWallet('alice'), [
+    choose(c.reportProblem.name, role('Buyer'), c.reportProblem.chosen)
+  ])
+  expect((await desk.follower.sync()).recorded).toEqual([reported])
+  expect(desk.service.getContract(contractId).current?.utxo).toBe(`${reported}#0`)
+  await applyAs(other, contractId, testWallet('bob'), [
+    choose(c.disputeProblem.name, role('Seller'), c.disputeProblem.chosen)
+  ])
+  await desk.follower.sync()
+  const closed = await applyAs(desk, contractId, testWallet('carol'), [
+    choose(c.dismissClaim.name, role('Mediator'), c.dismissClaim.chosen)
+  ])
+  expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)[0]).toBe(closed)
+  expect(desk.service.listTransactions(contractId)).toHaveLength(4)
+  expect(desk.service.getContract(contractId).current).toBeUndefined()
+
+  const payoutId = desk.service.getTransaction(contractId, closed).payouts[0]!.payoutId
+  await other.follower.sync()
+  expect(other.service.getPayout(payoutId).status).toBe('available')
+  const bob = testWallet('bob')
+  const withdrawal = await other.service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
+  await other.service.submit(
+    { kind: 'withdraw', withdrawalId: withdrawal.withdrawalId },
+    witnessEnvelope(withdrawal.unsigned.tx, [bob])
+  )
+  expect((await desk.follower.sync()).recorded).toEqual([withdrawal.withdrawalId])
+  expect(desk.service.getPayout(payoutId)).toMatchObject({ status: 'withdrawn', withdrawalId: withdrawal.withdrawalId })
+  expect(desk.service.getWithdrawal(withdrawal.withdrawalId).payouts.map((p) => p.payoutId)).toEqual([payoutId])
+  expect(desk.service.getContract(contractId).unclaimedPayouts).toEqual([])
 }

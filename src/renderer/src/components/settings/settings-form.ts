@@ -7,6 +7,7 @@ export interface SettingsFields {
   network: NetworkName
   nodeKind: NodeKind
   ogmios: string
+  kupo: string
   projectId: string
   blockfrostUrl: string
   submitApi: string
@@ -23,6 +24,7 @@ export function fieldsOf(settings: DeskSettings): SettingsFields {
     network: settings.network,
     nodeKind: node.blockfrost === undefined ? 'ogmios' : 'blockfrost',
     ogmios: node.ogmios ?? '',
+    kupo: node.kupo ?? '',
     projectId: node.blockfrost?.projectId ?? '',
     blockfrostUrl: node.blockfrost?.url ?? '',
     submitApi: node.submitApi ?? '',
@@ -46,7 +48,9 @@ export function nodeOf(fields: SettingsFields): { node: NodeSettings; errors: Fi
   if (fields.nodeKind === 'ogmios') {
     const ogmios = fields.ogmios.trim()
     if (!/^wss?:\/\/\S+$/.test(ogmios)) errors.ogmios = 'Enter Ogmios’ address, like ws://127.0.0.1:1337.'
-    return { node: { ogmios, ...extra }, errors }
+    const kupo = fields.kupo.trim()
+    if (kupo !== '' && !/^https?:\/\/\S+$/.test(kupo)) errors.kupo = 'Enter Kupo’s address, like http://127.0.0.1:1442.'
+    return { node: { ogmios, ...(kupo === '' ? {} : { kupo }), ...extra }, errors }
   }
   const projectId = fields.projectId.trim()
   const url = fields.blockfrostUrl.trim()

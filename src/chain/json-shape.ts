@@ -1,11 +1,11 @@
 /**
- * Reading Ogmios answers (lossless JSON values) into typed data. Every reader names the path of what it read,
+ * Reading a node interface's answers (Ogmios, Kupo: lossless JSON values) into typed data. Every reader names the path of what it read,
  * so a malformed answer becomes one `ShapeError` saying where and what was expected, never a `TypeError` deep
- * in the conversion. Field names are typed against the `@cardano-ogmios/schema` interfaces
- * (`Fields.of<Tip>(v, 'result').natural('height')`), so a misspelt key fails the type check instead of reading
+ * in the conversion. Field names are typed against the interfaces of the answers
+ * (`Fields.of<Tip>(v, 'result').natural('height')`, with Ogmios' schema types), so a misspelt key fails the type check instead of reading
  * `undefined` at run time.
  */
-import { isJsonObject, JsonDecimal, type JsonObject, type JsonValue } from '../../core/json/lossless'
+import { isJsonObject, JsonDecimal, type JsonObject, type JsonValue } from '../core/json/lossless'
 
 export class ShapeError extends Error {
   constructor(

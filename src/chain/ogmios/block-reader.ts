@@ -1,0 +1,154 @@
+/**
+ * Reads chosen blocks whole through Ogmios' chain sync: intersect at the block before, then `nextBlock` (the
+ * first answer rolls back to the intersection, the second is the block). Ogmios has no "block by hash" query;
+ * this is how its own clients get one. Consecutive reads of adjacent blocks skip the intersection.
+ *
+ * The transactions' bytes are in the answer only when Ogmios runs with `--include-transaction-cbor` (or
+ * `--include-cbor`); without them a read fails with `BadResponse` saying so.
+ *
+ * Chain sync is a state on the connection, so the reader has its own connection and reads one block at a time.
+ */
+import type {
+  BlockPraos as Praos,
+  RollBackward,
+  RollForward,
+  Transaction,
+  TransactionOutputReference
+} from '@cardano-ogmios/schema'
+import { hexToBytes } from '../../core/bytes'
+import type { JsonValue } from '../../core/json/lossless'
+import { array, Fields, hex, ShapeError } from '../json-shape'
+import { ChainError, type BlockPoint, type TxOutRef } from '../provider'
+import { RpcClient, RpcError, type RpcClientOptions } from './rpc-client'
+
+export interface ReadTx {
+  readonly id: string
+  /** The transaction as on chain. */
+  readonly cbor: Uint8Array
+  /** The outputs it spends: its inputs, or its collateral when its scripts failed. */
+  readonly spends: readonly TxOutRef[]
+}
+
+export interface ReadBlock {
+  readonly point: BlockPoint
+  readonly txs: readonly ReadTx[]
+}
+
+export type BlockRef = { readonly slot: bigint; readonly id: string }
+
+const INTERSECTION_NOT_FOUND = 1000
+
+export class OgmiosBlockReader {
+  /** The block this connection's chain sync delivered last, while the connection lasts. */
+  private at: string | undefined
+  private queue: Promise<unknown> = Promise.resolve()
+
+  private constructor(private readonly client: RpcClient) {
+    client.onClose(() => {
+      this.at = undefined
+    })
+  }
+
+  static async connect(options: RpcClientOptions): Promise<OgmiosBlockReader> {
+    const client = new RpcClient(options)
+    try {
+      await client.connect()
+    } catch (e) {
+      await client.close()
+      throw e
+    }
+    return new OgmiosBlockReader(client)
+  }
+
+  get url(): string {
+    return this.client.options.url
+  }
+
+  /** The block `want`, whose predecessor is `before` ('origin' for the first block). */
+  read(before: BlockRef | 'origin', want: BlockRef): Promise<ReadBlock> {
+    const next = this.queue.then(() => this.readNow(before, want))
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+
+  close(): Promise<void> {
+    return this.client.close()
+  }
+
+  private async readNow(before: BlockRef | 'origin', want: BlockRef): Promise<ReadBlock> {
+    if (before === 'origin' || this.at !== before.id) await this.intersect(before)
+    this.at = undefined
+    const answer = await this.client.request('nextBlock')
+    const block = this.toBlock(answer, want)
+    this.at = want.id
+    return block
+  }
+
+  private async intersect(before: BlockRef | 'origin'): Promise<void> {
+    this.at = undefined
+    const point = before === 'origin' ? 'origin' : { slot: before.slot, id: before.id }
+    try {
+      await this.client.request('findIntersection', { points: [point] })
+    } catch (e) {
+      if (e instanceof RpcError && e.code === INTERSECTION_NOT_FOUND) {
+        throw moved(`the node no longer has the block at slot ${before === 'origin' ? 0 : before.slot}`)
+      }
+      throw e instanceof RpcError
+        ? new ChainError('Unavailable', `Ogmios refused findIntersection: ${e.rpcMessage}`)
+        : e
+    }
+    // The first step after an intersection rolls back to it.
+    const first = await this.client.request('nextBlock')
+    this.check(() => Fields.of<RollBackward>(first, 'result').oneOf('direction', ['backward']))
+  }
+
+  private toBlock(answer: JsonValue, want: BlockRef): ReadBlock {
+    const step = this.check(() =>
+      Fields.of<RollForward | RollBackward>(answer, 'result').oneOf('direction', ['forward', 'backward'])
+    )
+    if (step === 'backward') throw moved('the node rolled back while a block was read')
+    return this.check(() => {
+      const block = Fields.of<RollForward>(answer, 'result').fields<Praos>('block')
+      const id = block.hex('id', 32)
+      if (id !== want.id) throw moved(`the block after the one asked for is ${id}, not ${want.id}`)
+      const listed = block.opt('transactions')
+      const txs = (listed === undefined ? [] : array(listed, block.at('transactions'))).map((tx, i) =>
+        readTx(Fields.of<Transaction>(tx, `${block.at('transactions')}[${i}]`))
+      )
+      return { point: { slot: block.natural('slot'), blockNo: block.natural('height'), blockHash: id }, txs }
+    })
+  }
+
+  private check<T>(read: () => T): T {
+    try {
+      return read()
+    } catch (e) {
+      if (!(e instanceof ShapeError)) throw e
+      throw new ChainError('BadResponse', `Ogmios answered nextBlock with something unexpected: ${e.message}`, {
+        url: this.url
+      })
+    }
+  }
+}
+
+function readTx(tx: Fields<Transaction>): ReadTx {
+  const cbor = tx.opt('cbor')
+  if (cbor === undefined) {
+    throw new ChainError(
+      'BadResponse',
+      'Ogmios leaves the transactions’ bytes out of its blocks: start it with --include-transaction-cbor',
+      {}
+    )
+  }
+  const spent = tx.opt('spends') === 'collaterals' ? tx.opt('collaterals') : tx.opt('inputs')
+  const spends = (spent === undefined ? [] : array(spent, tx.at('inputs'))).map((input, i) => {
+    const ref = Fields.of<TransactionOutputReference>(input, `${tx.at('inputs')}[${i}]`)
+    return { txId: ref.fields<{ id: unknown }>('transaction').hex('id', 32), index: ref.smallNatural('index') }
+  })
+  return { id: tx.hex('id', 32), cbor: hexToBytes(hex(cbor, tx.at('cbor'))), spends }
+}
+
+/** The chain changed under the reader: the index asks again later, when Kupo has seen the change too. */
+function moved(what: string): ChainError {
+  return new ChainError('Unavailable', `the chain is switching forks (${what}); reading again shortly`)
+}
