@@ -2,9 +2,11 @@
  * The chain index at the size of a real network's Marlowe history: 40,000 transactions (10,000 contracts, each
  * created and moved three times to its close; bench/synthetic-history.ts) read by the service's follower
  * through the sandbox's index, into a SQLite store, as `serve` does; and 10,000 of them (2,500 contracts)
- * through the Blockfrost adapter from a local Blockfrost on 127.0.0.1 serving them as blocks.
+ * through the Blockfrost adapter from a local Blockfrost on 127.0.0.1 serving them as blocks, and through the
+ * Kupo adapter from a local Kupo and a local Ogmios on 127.0.0.1 telling the same blocks.
  * - catch-up throughput against decoding the same transactions alone (the floor of reading them); through
- *   Blockfrost, against reading the same pages through the adapter without indexing them (HTTP's share);
+ *   Blockfrost or Kupo + Ogmios, against reading the same pages through the adapter without indexing them
+ *   (the peers' and the wire's share);
  * - RSS when half and when all of it is indexed, against RSS before: memory stays flat as history grows;
  * - `GET /contracts` (Runtime's first page) over the 10,000 indexed contracts, one client, against a bare
  *   node:http server answering the same bytes.
@@ -25,13 +27,19 @@ import { printRows, type Row } from './harness'
 import { bareServer, closeServer, httpGet, portOf } from './http'
 import { percentile } from './load'
 import { mib, settledRss } from './memory'
+import { withScriptIndex } from '../src/chain/delegating-provider'
+import { KupoClient, KupoScriptIndex } from '../src/chain/kupo'
+import { OgmiosBlockReader, rpcClientOptions } from '../src/chain/ogmios'
 import { BlockfrostPeer } from '../tests/chain/blockfrost/peer'
+import { KupoPeer } from '../tests/chain/kupo/peer'
+import { OgmiosPeer } from '../tests/chain/ogmios/peer'
 import { erasJson, genesisJson } from '../tests/chain/blockfrost/sandbox-json'
 import { sandboxBlockfrost } from '../tests/chain/blockfrost/sandbox-peer'
 import { syntheticHistory, type SyntheticHistory } from './synthetic-history'
 
 const CONTRACTS = 10_000
 const BLOCKFROST_CONTRACTS = 2_500
+const KUPO_CONTRACTS = 2_500
 const GET_REQUESTS = 15
 
 /** The sandbox, with its index answering from the synthetic history instead of its own ledger. */
@@ -124,6 +132,34 @@ async function throughBlockfrost(dir: string): Promise<{ rate: number; pages: nu
   }
 }
 
+/** A local Ogmios telling the history's blocks (with their transactions' bytes) and a local Kupo indexing them. */
+async function throughKupo(dir: string): Promise<{ rate: number; pages: number; total: number }> {
+  const owner = { type: 'Address' as const, address: sandboxWallet('alice').address }
+  const history = syntheticHistory(KUPO_CONTRACTS, marloweDeployment('sandbox').semantics.hash, owner)
+  const sandbox = SandboxProvider.open({ clockTickMs: false })
+  const ogmios = await OgmiosPeer.start()
+  ogmios.chain.splice(0)
+  for (const tx of history.txs) {
+    ogmios.addBlockAt({ slot: tx.block.slot, height: tx.block.blockNo, id: tx.block.blockHash }, [tx.cbor])
+  }
+  const kupo = await KupoPeer.start(() => ogmios.chain)
+  const reader = await OgmiosBlockReader.connect(rpcClientOptions({ url: ogmios.url, heartbeatMs: false }))
+  const index = new KupoScriptIndex({ kupo: new KupoClient({ url: kupo.url }), blocks: reader })
+  const provider = withScriptIndex(indexedSandbox(sandbox, history), index)
+  const opened = openService({ provider, databasePath: join(dir, 'kupo.sqlite'), followEveryMs: false })
+  try {
+    const pages = await readPages(provider, history.txs.length)
+    const { rate } = await catchUp(opened, history.txs.length)
+    return { rate, pages, total: history.txs.length }
+  } finally {
+    await opened.close()
+    await reader.close()
+    await kupo.close()
+    await ogmios.close()
+    await sandbox.close()
+  }
+}
+
 export async function benchChainIndex(): Promise<void> {
   await installNativeCodecs()
   const owner = { type: 'Address' as const, address: sandboxWallet('alice').address }
@@ -150,6 +186,7 @@ export async function benchChainIndex(): Promise<void> {
     }
 
     const blockfrost = await throughBlockfrost(dir)
+    const kupo = await throughKupo(dir)
     const app = createServer({ service: opened.service, logLevel: 'warn' })
     try {
       const url = `http://127.0.0.1:${await listen(app, 0)}/contracts`
@@ -174,6 +211,13 @@ export async function benchChainIndex(): Promise<void> {
             ours: blockfrost.rate,
             peerName: 'the same pages read through the adapter, not indexed',
             peer: blockfrost.pages
+          },
+          {
+            what: `index catch-up through Kupo + Ogmios (local, 127.0.0.1), ${kupo.total.toLocaleString('en-US')} Marlowe txs (${KUPO_CONTRACTS.toLocaleString('en-US')} contracts)`,
+            unit: 'tx/s',
+            ours: kupo.rate,
+            peerName: 'the same pages read through the adapter, not indexed',
+            peer: kupo.pages
           },
           {
             what: `RSS with all indexed (${mib(all).toFixed(0)} MiB) vs half (${mib(half).toFixed(0)} MiB)`,

@@ -23,7 +23,10 @@ import { ChainError, type BlockPoint, type ChainTx, type ScriptTxPage, type Scri
 
 /** Where the index reads whole blocks (Ogmios' chain sync). */
 export interface BlockSource {
+  /** `want`, whose predecessor is `before`. */
   read(before: BlockRef | 'origin', want: BlockRef): Promise<ReadBlock>
+  /** `want`, if it is within `maxSteps` blocks after the last one read. */
+  next(want: BlockRef, maxSteps: number): Promise<ReadBlock | undefined>
 }
 
 export interface KupoScriptIndexOptions {
@@ -43,8 +46,8 @@ interface Candidate {
 }
 
 const DAY_SLOTS = 86_400n
-/** Kupo lookups in flight at once when finding the blocks before those to read. */
-const LOOKUPS = 8
+/** Blocks read on from the last one before asking Kupo for a block's predecessor and intersecting there. */
+const READ_ON = 8
 
 export class KupoScriptIndex {
   private window: bigint
@@ -151,34 +154,33 @@ export class KupoScriptIndex {
     else if (taken.reduce((n, c) => n + weight(c), 0) * 4 < limit) this.window *= 2n
   }
 
+  /** Each block read on from the previous one when it is near, else from its predecessor. */
   private async readBlocks(taken: readonly Candidate[]): Promise<{ block: ReadBlock; candidate: Candidate }[]> {
-    const befores = await this.predecessors(taken.map((c) => c.point))
+    const { blocks } = this.options
     const read: { block: ReadBlock; candidate: Candidate }[] = []
-    for (const [i, candidate] of taken.entries()) {
-      const block = await this.options.blocks.read(befores[i]!, ref(candidate.point))
+    for (const candidate of taken) {
+      const want = ref(candidate.point)
+      let block = await blocks.next(want, READ_ON)
+      if (block === undefined) {
+        block = await blocks.read(await this.predecessor(candidate.point), want)
+      }
       read.push({ block, candidate })
     }
     return read
   }
 
-  /** The block before each point, from Kupo's checkpoints (it keeps one per block). */
-  private async predecessors(points: readonly KupoPoint[]): Promise<(BlockRef | 'origin')[]> {
-    const found: (BlockRef | 'origin')[] = []
-    for (let i = 0; i < points.length; i += LOOKUPS) {
-      const batch = points.slice(i, i + LOOKUPS).map(async (point) => {
-        const before = point.slot === 0n ? undefined : await this.options.kupo.checkpoint(point.slot - 1n, false)
-        return before === undefined ? 'origin' : ref(before)
-      })
-      found.push(...(await Promise.all(batch)))
-    }
-    return found
+  /** The block before `point`, from Kupo's checkpoints (it keeps one per block). */
+  private async predecessor(point: KupoPoint): Promise<BlockRef | 'origin'> {
+    const before = point.slot === 0n ? undefined : await this.options.kupo.checkpoint(point.slot - 1n, false)
+    return before === undefined ? 'origin' : ref(before)
   }
 
   /** Kupo's tip as a block point (its height is only in the block itself). */
   private async blockAt(tip: KupoPoint): Promise<BlockPoint> {
     if (this.tipBlock?.blockHash === tip.headerHash) return this.tipBlock
-    const [before] = await this.predecessors([tip])
-    const block = await this.options.blocks.read(before!, ref(tip))
+    const block =
+      (await this.options.blocks.next(ref(tip), READ_ON)) ??
+      (await this.options.blocks.read(await this.predecessor(tip), ref(tip)))
     this.tipBlock = block.point
     return block.point
   }

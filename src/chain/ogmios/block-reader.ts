@@ -1,7 +1,8 @@
 /**
  * Reads chosen blocks whole through Ogmios' chain sync: intersect at the block before, then `nextBlock` (the
  * first answer rolls back to the intersection, the second is the block). Ogmios has no "block by hash" query;
- * this is how its own clients get one. Consecutive reads of adjacent blocks skip the intersection.
+ * this is how its own clients get one. A block a few blocks past the last one read is reached by reading on
+ * (`next`), without an intersection.
  *
  * The transactions' bytes are in the answer only when Ogmios runs with `--include-transaction-cbor` (or
  * `--include-cbor`); without them a read fails with `BadResponse` saying so.
@@ -71,6 +72,16 @@ export class OgmiosBlockReader {
     return next
   }
 
+  /**
+   * The block `want`, reached by reading on from the last block read, within `maxSteps` blocks; undefined when
+   * there is no last block, or `want` is not among the next ones (the caller then uses `read`).
+   */
+  next(want: BlockRef, maxSteps: number): Promise<ReadBlock | undefined> {
+    const next = this.queue.then(() => this.nextNow(want, maxSteps))
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+
   close(): Promise<void> {
     return this.client.close()
   }
@@ -78,10 +89,26 @@ export class OgmiosBlockReader {
   private async readNow(before: BlockRef | 'origin', want: BlockRef): Promise<ReadBlock> {
     if (before === 'origin' || this.at !== before.id) await this.intersect(before)
     this.at = undefined
-    const answer = await this.client.request('nextBlock')
-    const block = this.toBlock(answer, want)
+    const block = this.toBlock(await this.client.request('nextBlock'))
+    if (block.point.blockHash !== want.id) {
+      throw moved(`the block after the one asked for is ${block.point.blockHash}, not ${want.id}`)
+    }
     this.at = want.id
     return block
+  }
+
+  private async nextNow(want: BlockRef, maxSteps: number): Promise<ReadBlock | undefined> {
+    for (let step = 0; step < maxSteps && this.at !== undefined; step += 1) {
+      const answer = await this.client.request('nextBlock')
+      this.at = undefined
+      // The chain rolled back under the last block read: where it stands now is the caller's to find.
+      if (this.direction(answer) === 'backward') return undefined
+      const block = this.toBlock(answer)
+      this.at = block.point.blockHash
+      if (block.point.blockHash === want.id) return block
+      if (block.point.slot >= want.slot) return undefined
+    }
+    return undefined
   }
 
   private async intersect(before: BlockRef | 'origin'): Promise<void> {
@@ -102,15 +129,18 @@ export class OgmiosBlockReader {
     this.check(() => Fields.of<RollBackward>(first, 'result').oneOf('direction', ['backward']))
   }
 
-  private toBlock(answer: JsonValue, want: BlockRef): ReadBlock {
-    const step = this.check(() =>
+  private direction(answer: JsonValue): 'forward' | 'backward' {
+    return this.check(() =>
       Fields.of<RollForward | RollBackward>(answer, 'result').oneOf('direction', ['forward', 'backward'])
     )
-    if (step === 'backward') throw moved('the node rolled back while a block was read')
+  }
+
+  /** The block of a forward step; a backward one means the chain moved under the reader. */
+  private toBlock(answer: JsonValue): ReadBlock {
+    if (this.direction(answer) === 'backward') throw moved('the node rolled back while a block was read')
     return this.check(() => {
       const block = Fields.of<RollForward>(answer, 'result').fields<Praos>('block')
       const id = block.hex('id', 32)
-      if (id !== want.id) throw moved(`the block after the one asked for is ${id}, not ${want.id}`)
       const listed = block.opt('transactions')
       const txs = (listed === undefined ? [] : array(listed, block.at('transactions'))).map((tx, i) =>
         readTx(Fields.of<Transaction>(tx, `${block.at('transactions')}[${i}]`))

@@ -46,6 +46,8 @@ export class KupoPeer {
   readonly requests: string[] = []
   private readonly faults: { readonly path: RegExp; readonly fault: KupoFault }[] = []
   private readonly decoded = new Map<string, ReturnType<typeof decodeTransaction>>()
+  /** The matches of the indexed chain as last computed, while its tip and length stay. */
+  private cached: { readonly tip: string; readonly length: number; readonly matches: Match[] } | undefined
   private readonly sockets = new Set<Socket>()
   private server: Server | undefined
   private port = 0
@@ -148,10 +150,8 @@ export class KupoPeer {
     const checkpoint = /^\/checkpoints\/(\d+)$/.exec(path)
     if (checkpoint !== null) {
       const slot = BigInt(checkpoint[1]!)
-      const found = q.has('strict')
-        ? blocks.find((b) => b.slot === slot)
-        : [...blocks].reverse().find((b) => b.slot <= slot)
-      return found === undefined ? null : pointJson(found)
+      const found = atOrBefore(blocks, slot)
+      return found === undefined || (q.has('strict') && found.slot !== slot) ? null : pointJson(found)
     }
     if (path === '/patterns') return [...this.patterns]
     const including = /^\/patterns\/(.+)$/.exec(path)
@@ -197,6 +197,8 @@ export class KupoPeer {
 
   /** Every output of the indexed blocks, in chain order, with what spent it. */
   private allMatches(blocks: readonly PeerBlock[]): Match[] {
+    const tip = blocks[blocks.length - 1]?.id ?? ''
+    if (this.cached?.tip === tip && this.cached.length === blocks.length) return this.cached.matches
     const all: Match[] = []
     const byRef = new Map<string, Match>()
     for (const block of blocks) {
@@ -221,6 +223,7 @@ export class KupoPeer {
         }
       }
     }
+    this.cached = { tip, length: blocks.length, matches: all }
     return all
   }
 
@@ -232,6 +235,18 @@ export class KupoPeer {
     }
     return decoded
   }
+}
+
+/** The last block at or before `slot` (blocks are in slot order). */
+function atOrBefore(blocks: readonly PeerBlock[], slot: bigint): PeerBlock | undefined {
+  let low = 0
+  let high = blocks.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (blocks[mid]!.slot <= slot) low = mid + 1
+    else high = mid
+  }
+  return blocks[low - 1]
 }
 
 /** The payment credential an address pattern names, or '*' for any address. */
