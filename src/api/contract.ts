@@ -198,10 +198,13 @@ export interface SettingsState {
   readonly warning?: string
 }
 
+/**
+ * A connection test that passed. It says only that each endpoint answered as what it should be and which network
+ * the node serves, never what a peer answered: the call takes any URL, so it must not read other services.
+ */
 export interface ConnectionReport {
   readonly network: NetworkName
-  readonly tip: { readonly slot: bigint; readonly blockNo: bigint; readonly blockHash: string }
-  /** What was checked, one sentence each ("Ogmios at … serves preprod."). */
+  /** What was checked, one sentence each ("Ogmios at … answers and serves preprod."). */
   readonly checks: readonly string[]
 }
 

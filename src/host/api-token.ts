@@ -1,7 +1,8 @@
 /** The API token of the local HTTP API, kept in the data directory and readable by its owner only. */
 import { randomBytes } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ensurePrivateDir } from '../engine/private-dir'
 
 /** 24 random bytes as base64url: what this module writes; anything weaker is not kept. */
 const STRONG_TOKEN = /^[A-Za-z0-9_-]{32,256}$/
@@ -21,6 +22,7 @@ function problemWith(file: string, token: string): string | undefined {
  * change or own, may be known to someone else: a fresh one replaces it, and `onReplaced` says why.
  */
 export function apiToken(dir: string, onReplaced: (why: string) => void = () => undefined): string {
+  ensurePrivateDir(dir)
   const file = join(dir, 'api-token')
   if (existsSync(file)) {
     const token = readFileSync(file, 'utf8').trim()
@@ -28,7 +30,6 @@ export function apiToken(dir: string, onReplaced: (why: string) => void = () => 
     if (problem === undefined) return token
     onReplaced(`the API token in ${file} was replaced: ${problem}`)
   }
-  mkdirSync(dir, { recursive: true })
   const token = randomBytes(24).toString('base64url')
   writeFileSync(file, `${token}\n`, { mode: 0o600 })
   chmodSync(file, 0o600)

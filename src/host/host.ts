@@ -28,7 +28,8 @@ import {
   type StageFn
 } from '../engine/desk'
 import { installNativeCodecs } from '../engine/native-codecs'
-import { Keystore, type KeystoreOptions } from '../engine/keys'
+import { Keystore, UnlockThrottle, type KeystoreOptions } from '../engine/keys'
+import { ensurePrivateDir } from '../engine/private-dir'
 import { openService, type MarloweService, type OpenService, type OpenServiceOptions } from '../engine/service'
 import { apiToken } from './api-token'
 import { testConnection, TEST_TUNING } from './connection-test'
@@ -110,7 +111,9 @@ export class DeskHost {
     private saved: DeskSettings,
     private warning: string | undefined,
     running: Omit<Engine, 'desk'>,
-    private readonly localApi: LocalApi | undefined
+    private readonly localApi: LocalApi | undefined,
+    /** Outlives each keystore: one reopened for new settings must not forget the wrong passwords. */
+    private readonly throttle: UnlockThrottle
   ) {
     this.progress = new ActivityTracker(options.now)
     this.engine = this.engineOf(running.chain, running.node, running.opened, running.keystore)
@@ -124,9 +127,12 @@ export class DeskHost {
 
   static async open(options: DeskHostOptions): Promise<DeskHost> {
     await installNativeCodecs()
+    // Before reading anything from it: a directory others can write to may hold their files.
+    ensurePrivateDir(options.dataDir)
     const loaded = loadSettings(settingsPath(options))
     let warning = loaded.warning
-    const keystore = await openKeystore(options, loaded.settings.autoLockMinutes)
+    const throttle = new UnlockThrottle()
+    const keystore = await openKeystore(options, loaded.settings.autoLockMinutes, throttle)
     let chain: OpenedChain
     let node: NodeSettings
     if (options.fixedChain !== undefined) {
@@ -146,7 +152,8 @@ export class DeskHost {
     }
     const localApi = options.fixedLocalApi === undefined ? new LocalApi(apiToken(options.dataDir)) : undefined
     const opened = openServiceOf(options, chain)
-    const host = new DeskHost(options, loaded.settings, warning, { chain, node, opened, keystore }, localApi)
+    const running = { chain, node, opened, keystore }
+    const host = new DeskHost(options, loaded.settings, warning, running, localApi, throttle)
     await localApi?.apply(loaded.settings.localApi, host.engine.opened.service)
     return host
   }
@@ -206,7 +213,7 @@ export class DeskHost {
     const keystore =
       next.autoLockMinutes === current.autoLockMinutes
         ? undefined
-        : await openKeystore(this.options, next.autoLockMinutes)
+        : await openKeystore(this.options, next.autoLockMinutes, this.throttle)
     // In `serve --ui`, only what may change is saved: the file keeps its own network, node and local API.
     const toSave = fixedChain === undefined ? next : { ...next, network: this.saved.network, node: this.saved.node }
     stage('Saving the settings')
@@ -276,16 +283,20 @@ function settingsPath(options: DeskHostOptions): string {
   return join(options.dataDir, 'settings.json')
 }
 
-function openKeystore(options: DeskHostOptions, autoLockMinutes: number): Promise<Keystore> {
+function openKeystore(options: DeskHostOptions, autoLockMinutes: number, throttle: UnlockThrottle): Promise<Keystore> {
   return Keystore.open({
     ...options.keystore,
+    throttle,
     dir: join(options.dataDir, 'keys'),
     autoLockMs: minutesMs(autoLockMinutes)
   })
 }
 
 function openSandbox(options: DeskHostOptions): OpenedChain {
-  const provider = SandboxProvider.open({ ...options.sandbox, dataDir: join(options.dataDir, 'sandbox') })
+  const dataDir = join(options.dataDir, 'sandbox')
+  // The sandbox writes its state files with the process's umask; in a 0700 directory no one else reads them.
+  ensurePrivateDir(dataDir)
+  const provider = SandboxProvider.open({ ...options.sandbox, dataDir })
   return { provider, network: 'sandbox', close: () => provider.close() }
 }
 

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { IncomingMessage } from 'node:http'
 import { JsonSyntaxError, parseJson, stringifyJson, type JsonValue } from '../core/json/lossless'
 import type { MarloweService } from '../engine/service'
+import { ConnectionCap, serverTimeouts, type ConnectionLimits } from './connections'
 import { errorResponse, HttpError } from './errors'
 import { registerDeskRoutes, type DeskHttpOptions } from './desk-routes'
 import {
@@ -24,12 +25,10 @@ import { registerRoutes } from './routes'
 import { statusHeaders } from './status-headers'
 import { sessionIdOf } from './ui-sessions'
 
-export interface ServerOptions extends GuardOptions {
+export interface ServerOptions extends GuardOptions, ConnectionLimits {
   readonly service: MarloweService
   /** Request bodies larger than this get a 413; default 2 MiB (a Marlowe contract can be large). */
   readonly bodyLimit?: number
-  /** A request (headers and body) must arrive within this; default 30 s. */
-  readonly requestTimeoutMs?: number
   /** pino level; default 'warn' (quiet). Lines are JSON. */
   readonly logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug'
   /**
@@ -59,8 +58,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   const admitted = new WeakSet<IncomingMessage>()
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    requestTimeout: options.requestTimeoutMs ?? 30_000,
-    connectionTimeout: options.requestTimeoutMs ?? 30_000,
+    ...serverTimeouts(options),
     logger: { level: options.logLevel ?? 'warn' },
     return503OnClosing: true,
     // A URL Fastify cannot route (bad percent-encoding, an over-long id) gets the API's error shape too.
@@ -100,6 +98,8 @@ export function createServer(options: ServerOptions): FastifyInstance {
       return url
     }
   })
+
+  const connections = new ConnectionCap(app.server, options)
 
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(['application/json', 'text/json'], { parseAs: 'string' }, (_req, body, done) => {
@@ -150,6 +150,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
         checkToken(options, request.headers.authorization, (request.raw as TaggedRequest)[PREFIX_TOKEN])
     }
     admitted.add(request.raw)
+    connections.admit(request.raw.socket)
   })
 
   app.addHook('onSend', async (request, reply, payload) => {

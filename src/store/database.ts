@@ -2,6 +2,7 @@
  * The SQLite database behind the service: one file, WAL journal (readers never block the writer), full
  * fsync on commit (a 202 must never be forgotten), foreign keys on, and the schema migrated on open.
  */
+import { chmodSync, closeSync, openSync, statSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { MIGRATIONS } from './migrations'
 
@@ -34,10 +35,31 @@ function migrate(db: Db, version: number): void {
   }
 }
 
+/**
+ * The store holds the user's addresses, contracts and transactions: its files are the owner's alone (0600). SQLite
+ * gives the -wal and -shm files it creates the mode of the database file, so the database file is made (or
+ * made owner-only) before SQLite opens it; files an older version left readable by others are narrowed too.
+ */
+function makeOwnerOnly(path: string): void {
+  if (path === ':memory:' || path === '' || process.platform === 'win32') return
+  closeSync(openSync(path, 'a', 0o600))
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    let mode: number
+    try {
+      mode = statSync(file).mode
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue
+      throw e
+    }
+    if ((mode & 0o077) !== 0) chmodSync(file, 0o600)
+  }
+}
+
 /** Opens (creating if needed) and migrates the store at `path`; `:memory:` for a throw-away one. */
 export function openDatabase(path: string): Db {
   let db: Db
   try {
+    makeOwnerOnly(path)
     db = new Database(path)
     const version = checkVersion(db, path)
     db.pragma('journal_mode = WAL')

@@ -95,13 +95,11 @@ describe('settings.get and settings.update', () => {
 })
 
 describe('settings.testConnection', () => {
-  test('reports the tip and the network of an Ogmios node', async () => {
+  test('reports that an Ogmios node answers and serves the network, and nothing it said', async () => {
     const peer = await previewPeer()
     const { ok } = await openHost(dataDir())
     const report = await ok('settings.testConnection', { network: 'preview', node: { ogmios: peer.url } })
-    expect(report.network).toBe('preview')
-    expect(report.tip.blockNo).toBe(BigInt(peer.chain.length))
-    expect(report.checks).toEqual([`Ogmios at ${peer.url} answers and serves preview.`])
+    expect(report).toEqual({ network: 'preview', checks: [`Ogmios at ${peer.url} answers and serves preview.`] })
     // Nothing changed.
     expect((await ok('app.status', {})).network).toBe('sandbox')
   })

@@ -8,6 +8,8 @@ const KINDS = {
   WalletNotFound: 'NotFound',
   WalletExists: 'Conflict',
   WrongPassword: 'Forbidden',
+  UnlockThrottled: 'Unavailable',
+  UnlockInProgress: 'Unavailable',
   WalletLocked: 'Forbidden',
   WatchOnlyWallet: 'Forbidden',
   InvalidPassword: 'BadRequest',

@@ -8,6 +8,7 @@ import type { KeystoreErrorCode } from './errors'
 import type { MnemonicLength } from './mnemonic'
 import type { ScryptParams } from './secret-box'
 import type { Clock, Schedule } from './sessions'
+import type { UnlockThrottle } from './unlock-throttle'
 import type { WalletInfo } from './wallet-info'
 
 export interface KeystoreOptions {
@@ -20,6 +21,11 @@ export interface KeystoreOptions {
   readonly scrypt?: ScryptParams
   readonly clock?: Clock
   readonly schedule?: Schedule
+  /**
+   * The backoff on wrong passwords. Pass the same one to every keystore opened in turn on one directory, so
+   * that reopening it does not forget the misses; default a fresh one.
+   */
+  readonly throttle?: UnlockThrottle
 }
 
 export interface CreateWalletInput {

@@ -6,13 +6,14 @@
  * `witness` (see `WitnessProvider`) and never see a key. Every file change is atomic and serialized, and a
  * failed read (wrong password, damaged, truncated or newer file) leaves the file exactly as it was.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { NetworkName } from '../../chain/provider'
 import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { KEY_FILE_TYPES, keyEnvelope, type KeyFileType } from '../../core/cardano/key-envelopes'
 import { encodeAccountXvk } from '../../core/cardano/keys-bech32'
 import { EngineError } from '../errors'
+import { ensurePrivateDir } from '../private-dir'
 import { baseAddress, enterpriseAddress, rewardAddress } from './addresses'
 import { removeFileDurably, removeStrayTempFiles, writeFileAtomic } from './atomic-file'
 import {
@@ -56,9 +57,10 @@ import {
   MAX_ADDRESS_COUNT,
   normalizeKeyHashes
 } from './request-checks'
-import { DEFAULT_SCRYPT, seal, unseal, type ScryptParams } from './secret-box'
+import { DEFAULT_SCRYPT, seal, unseal, weakerThan, type ScryptParams } from './secret-box'
 import { Sessions, systemClock, systemSchedule, type Clock } from './sessions'
 import { vkeyWitnesses } from './signing'
+import { UnlockThrottle } from './unlock-throttle'
 import {
   decodeWalletFile,
   encodeWalletFile,
@@ -97,12 +99,16 @@ export class Keystore implements WitnessProvider {
     private readonly dir: string,
     private readonly clock: Clock,
     private readonly scrypt: ScryptParams,
-    private readonly sessions: Sessions
+    private readonly sessions: Sessions,
+    private readonly throttle: UnlockThrottle
   ) {}
 
-  /** Opens (creating if needed) a keystore directory, cleaning up what interrupted writes left there. */
+  /**
+   * Opens (creating if needed) a keystore directory, cleaning up what interrupted writes left there. The
+   * directory must be its owner's alone (see `ensurePrivateDir`).
+   */
   static async open(options: KeystoreOptions): Promise<Keystore> {
-    await mkdir(options.dir, { recursive: true, mode: 0o700 })
+    ensurePrivateDir(options.dir)
     await removeStrayTempFiles(options.dir)
     const clock = options.clock ?? systemClock
     const sessions = new Sessions({
@@ -111,7 +117,8 @@ export class Keystore implements WitnessProvider {
       idleMs: options.autoLockMs ?? DEFAULT_AUTO_LOCK_MS,
       ...(options.onAutoLock === undefined ? {} : { onAutoLock: options.onAutoLock })
     })
-    return new Keystore(options.dir, clock, options.scrypt ?? DEFAULT_SCRYPT, sessions)
+    const throttle = options.throttle ?? new UnlockThrottle()
+    return new Keystore(options.dir, clock, options.scrypt ?? DEFAULT_SCRYPT, sessions, throttle)
   }
 
   async list(): Promise<WalletListing> {
@@ -196,10 +203,18 @@ export class Keystore implements WitnessProvider {
     }
   }
 
+  /**
+   * Decrypts a wallet's secret into a session. Wrong passwords are throttled (see `UnlockThrottle`); a secret
+   * sealed with weaker scrypt parameters than the keystore's is sealed again with them on the way.
+   */
   async unlock(walletId: string, password: string): Promise<void> {
-    const record = await this.read(walletId)
-    if (record.kind === 'watch-only') throw watchOnly(record, 'has nothing to unlock')
-    const plaintext = await this.openSecret(record, password)
+    checkWalletId(walletId)
+    const { record, plaintext } = await this.throttle.attempt(walletId, this.clock, async () => {
+      const record = await this.read(walletId)
+      if (record.kind === 'watch-only') throw watchOnly(record, 'has nothing to unlock')
+      return { record, plaintext: await this.openSecret(record, password) }
+    })
+    await this.strengthen(record, password, plaintext)
     this.sessions.start(walletId, sessionSecretOf(record, plaintext))
   }
 
@@ -222,7 +237,7 @@ export class Keystore implements WitnessProvider {
     await this.exclusive(async () => {
       const record = await this.read(walletId)
       if (record.kind === 'watch-only') throw watchOnly(record, 'has no password')
-      const plaintext = await this.openSecret(record, oldPassword)
+      const plaintext = await this.throttle.attempt(walletId, this.clock, () => this.openSecret(record, oldPassword))
       try {
         const secret = await seal(plaintext, newPassword, this.scrypt, bindingOf(record))
         await writeFileAtomic(this.pathOf(walletId), encodeWalletFile({ ...record, secret }))
@@ -340,6 +355,24 @@ export class Keystore implements WitnessProvider {
     const reason = 'holds no signing keys: it can derive addresses but not sign'
     if (record.kind === 'watch-only') return watchOnly(record, reason)
     return keystoreError('WalletLocked', `wallet "${record.name}" is locked: unlock it to sign`, { walletId })
+  }
+
+  /**
+   * Moves a secret sealed with weaker scrypt parameters than the keystore's onto them, now that its password is
+   * known to be right — unless the file changed since it was read (a new password, a deletion), which stands.
+   */
+  private async strengthen(record: SecretRecord, password: string, plaintext: Uint8Array): Promise<void> {
+    if (!weakerThan(record.secret.scrypt, this.scrypt)) return
+    try {
+      await this.exclusive(async () => {
+        const current = await this.read(record.id)
+        if (encodeWalletFile(current) !== encodeWalletFile(record)) return
+        const secret = await seal(plaintext, password, this.scrypt, bindingOf(record))
+        await writeFileAtomic(this.pathOf(record.id), encodeWalletFile({ ...record, secret }))
+      })
+    } catch {
+      // The unlock stands without it (a read-only keystore, a file deleted meanwhile); the next unlock tries again.
+    }
   }
 
   private async openSecret(record: SecretRecord, password: string): Promise<Uint8Array> {
