@@ -41,7 +41,7 @@ const INTERSECTION_NOT_FOUND = 1000
 
 export class OgmiosBlockReader {
   /** The block this connection's chain sync delivered last, while the connection lasts. */
-  private at: string | undefined
+  private at: BlockRef | undefined
   private queue: Promise<unknown> = Promise.resolve()
 
   private constructor(private readonly client: RpcClient) {
@@ -87,24 +87,26 @@ export class OgmiosBlockReader {
   }
 
   private async readNow(before: BlockRef | 'origin', want: BlockRef): Promise<ReadBlock> {
-    if (before === 'origin' || this.at !== before.id) await this.intersect(before)
+    if (before === 'origin' || this.at?.id !== before.id) await this.intersect(before)
     this.at = undefined
     const block = this.toBlock(await this.client.request('nextBlock'))
     if (block.point.blockHash !== want.id) {
       throw moved(`the block after the one asked for is ${block.point.blockHash}, not ${want.id}`)
     }
-    this.at = want.id
+    this.at = want
     return block
   }
 
   private async nextNow(want: BlockRef, maxSteps: number): Promise<ReadBlock | undefined> {
+    // Only forward: past the node's tip, `nextBlock` would wait for a block that may never come.
+    if (this.at === undefined || want.slot <= this.at.slot) return undefined
     for (let step = 0; step < maxSteps && this.at !== undefined; step += 1) {
       const answer = await this.client.request('nextBlock')
       this.at = undefined
       // The chain rolled back under the last block read: where it stands now is the caller's to find.
       if (this.direction(answer) === 'backward') return undefined
       const block = this.toBlock(answer)
-      this.at = block.point.blockHash
+      this.at = { slot: block.point.slot, id: block.point.blockHash }
       if (block.point.blockHash === want.id) return block
       if (block.point.slot >= want.slot) return undefined
     }

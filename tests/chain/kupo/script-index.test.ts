@@ -178,6 +178,13 @@ describe('Kupo chain index: pages', () => {
     expect(next.until).toEqual(point(tipOf(ogmios)))
   })
 
+  test('read to the tip, the same index reads from the start again (no waiting for a block past the tip)', async () => {
+    const expected = history(12)
+    const idx = index({ windowSlots: 1000n })
+    expect((await readAll(idx, 5)).txs.map((t) => t.txId)).toEqual(expected.map(idOf))
+    expect((await readAll(idx, 5)).txs.map((t) => t.txId)).toEqual(expected.map(idOf))
+  })
+
   test('windows double across an empty stretch of chain: a few requests, not one per window', async () => {
     for (let i = 0; i < 50; i += 1) ogmios.addBlock([], undefined, 10_000n)
     const late = tx([{ txId: GENESIS_TX, index: 1 }], [scriptAddress(SEMANTICS)])
