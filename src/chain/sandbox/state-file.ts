@@ -21,7 +21,9 @@
  */
 import {
   closeSync,
+  chmodSync,
   copyFileSync,
+  fchmodSync,
   existsSync,
   fsyncSync,
   mkdirSync,
@@ -174,7 +176,8 @@ export class StateFile {
     this.backupPath = `${this.path}.bak`
     this.tmpPath = `${this.path}.tmp`
     try {
-      mkdirSync(dir, { recursive: true })
+      // The ledger holds the wallets' history: its owner's alone, as every file of Desk's data directory.
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
     } catch (e) {
       throw new ChainError('Unavailable', `The sandbox cannot create its data directory ${dir}: ${message(e)}`, {
         path: dir
@@ -213,8 +216,10 @@ export class StateFile {
   /** Throws `ChainError('Unavailable')` when the disk refuses; the file then still holds the previous state. */
   write(snapshot: LedgerSnapshot): void {
     try {
-      const fd = openSync(this.tmpPath, 'w')
+      const fd = openSync(this.tmpPath, 'w', 0o600)
       try {
+        // A temporary file a crash left behind keeps its mode through 'w': narrow it.
+        fchmodSync(fd, 0o600)
         // writeFileSync on a descriptor writes until every byte is down (or throws, ENOSPC included); a lone
         // writeSync may write part and report it as success.
         writeFileSync(fd, encodeSnapshot(snapshot))
@@ -222,7 +227,10 @@ export class StateFile {
       } finally {
         closeSync(fd)
       }
-      if (existsSync(this.path)) copyFileSync(this.path, this.backupPath)
+      if (existsSync(this.path)) {
+        copyFileSync(this.path, this.backupPath)
+        chmodSync(this.backupPath, 0o600)
+      }
       renameSync(this.tmpPath, this.path)
       syncDirectory(this.dir)
     } catch (e) {

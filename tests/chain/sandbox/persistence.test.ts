@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmdirSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { semanticsValidatorAddress } from '../../../src/chain/deployments'
@@ -46,6 +55,21 @@ function openError(dataDir: string): ChainError {
 }
 
 describe('sandbox persistence', () => {
+  test.skipIf(process.platform === 'win32')(
+    'the ledger, its backup and a new sandbox directory are their owner’s alone',
+    async () => {
+      const dir = join(scratchDir(), 'new-sandbox')
+      const sandbox = start(dir)
+      await lock(sandbox, intDatum(1n))
+      chmodSync(join(dir, STATE_FILE_NAME), 0o644)
+      await lock(sandbox, intDatum(2n))
+      await sandbox.close()
+      expect(statSync(dir).mode & 0o777).toBe(0o700)
+      expect(statSync(join(dir, STATE_FILE_NAME)).mode & 0o777).toBe(0o600)
+      expect(statSync(join(dir, `${STATE_FILE_NAME}.bak`)).mode & 0o777).toBe(0o600)
+    }
+  )
+
   test('a restarted sandbox has the same ledger, tip and transactions, and spending goes on', async () => {
     const dir = scratchDir()
     const clock = new ManualClock()
