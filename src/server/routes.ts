@@ -150,10 +150,8 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
       }
     )
     if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Initial contract ID not found')
-    const headers = pageHeaders(range, {
-      values: page.headers.map((c) => refValue(c.contractId)),
-      totalCount: page.total
-    })
+    // The range is the store's page, rows that do not read back included, so paging goes on past them.
+    const headers = pageHeaders(range, { values: page.ids.map(refValue), totalCount: page.total })
     for (const [name, value] of Object.entries(headers)) reply.header(name, value)
     return sendJson(reply, 206, {
       results: page.headers.map((c) => ({ resource: contractHeaderJson(c), links: contractLinks(c) }))

@@ -73,6 +73,40 @@ describe('marlowe-desk contract check', () => {
   })
 })
 
+/** `Let x 3`, then `times` times `Let x (x * x)`: a number of about 2^times bits, past the engine's limit. */
+function squaring(times: number): string {
+  let contract = '"close"'
+  for (let i = 0; i < times; i += 1) {
+    contract = `{"let":"x","be":{"multiply":{"use_value":"x"},"times":{"use_value":"x"}},"then":${contract}}`
+  }
+  return `{"let":"x","be":3,"then":${contract}}`
+}
+
+describe('marlowe-desk contract: what the engine would refuse', () => {
+  it('a contract nested deeper than a transaction can be read back with is not valid for building', () => {
+    let amount = '1'
+    for (let i = 0; i < 700; i += 1) amount = `{"negate":${amount}}`
+    const deep = file(
+      'deep.json',
+      `{"pay":${amount},"token":${ADA},"from_account":${ROLE('A')},"to":{"party":${ROLE('B')}},"then":"close"}`
+    )
+    const r = runCli(['contract', 'check', deep])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(
+      /deep\.json: the contract is nested too deeply to be built: its datum nests \d+ CBOR levels, at most 1196/
+    )
+  })
+
+  it('arithmetic past the limit is an error naming where, not a freeze', () => {
+    const big = file('squaring.json', squaring(40))
+    const inputs = file('none.json', '[]')
+    const r = runCli(['contract', 'apply', big, '--inputs', inputs, '--from', '0', '--to', '100'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/contract apply: .*over the limit of 4096 bits/)
+    expect(r.stderr).not.toContain('unexpected error')
+  })
+})
+
 describe('marlowe-desk contract next / apply', () => {
   it('lists the deposit the contract waits for', () => {
     const r = runCli(['contract', 'next', deposit, '--from', '0', '--to', '100'])

@@ -1,6 +1,9 @@
 /** `marlowe-desk contract …`: check a contract, list its next steps, or run a transaction on it, offline. */
+import { CborReader } from '../../core/cardano/cbor'
+import { writtenDataExcess } from '../../core/depth-limits'
 import { JsonSyntaxError, stringifyJson, type JsonValue } from '../../core/json/lossless'
 import { contractFacts } from '../../core/marlowe/analysis'
+import { ValueTooLargeError } from '../../core/marlowe/limits'
 import { MarloweJsonError, parseContract, parseInputs, parseState } from '../../core/marlowe/json'
 import { encodeNextSteps, encodeParty, encodeToken, encodeTransactionOutput } from '../../core/marlowe/json/encode'
 import { next } from '../../core/marlowe/next'
@@ -17,6 +20,16 @@ function load<T>(path: string, parse: (text: string) => T): T {
     return parse(text)
   } catch (e) {
     if (e instanceof MarloweJsonError || e instanceof JsonSyntaxError) throw new CliError(`${path}: ${e.message}`)
+    throw e
+  }
+}
+
+/** Runs the semantics; a value past the engine's limit is the command's error, naming where it is. */
+function evaluated<T>(command: string, run: () => T): T {
+  try {
+    return run()
+  } catch (e) {
+    if (e instanceof ValueTooLargeError) throw new CliError(`${command}: ${e.message}`)
     throw e
   }
 }
@@ -65,7 +78,15 @@ Exit code 1 with the path and reason when the file is not a valid contract.`,
     const [file] = expectPositionals(this.name, positionals, ['contract.json'])
     const contract: Contract = load(file!, parseContract)
     const facts = contractFacts(contract)
-    const datumBytes = encodeMarloweData({ params: { rolesCurrency: '' }, state: emptyState(0n), contract }).length
+    const datum = encodeMarloweData({ params: { rolesCurrency: '' }, state: emptyState(0n), contract })
+    const datumBytes = datum.length
+    // What the service would refuse to build: a datum deeper than a transaction can be read back with.
+    const excess = writtenDataExcess(new CborReader(datum).nesting())
+    if (excess !== undefined) {
+      throw new CliError(
+        `${file}: the contract is nested too deeply to be built: its datum nests ${excess.depth} ${excess.measure} levels, at most ${excess.limit} can be read back (merkleize it, or make it shallower)`
+      )
+    }
     const lastDeadline = facts.timeouts.reduce<bigint | undefined>(
       (m, t) => (m === undefined || t > m ? t : m),
       undefined
@@ -116,7 +137,7 @@ accepts in the interval [--from, --to] (POSIX milliseconds; default: now to now 
     const timeInterval = interval(this.name, values.from, values.to)
     const state = initialState(values.state, timeInterval.from)
     const parties = values.party?.map(partyArg)
-    const result = next({ timeInterval }, state, contract, parties)
+    const result = evaluated(this.name, () => next({ timeInterval }, state, contract, parties))
     if (result.type === 'IntervalError') throw new CliError(`interval error: ${result.error.type}`)
     print(io, encodeNextSteps(result))
   }
@@ -137,11 +158,8 @@ transaction error. Exit code 1 when the semantics reject the transaction.`,
     const contract = load(file!, parseContract)
     const inputs = load(values.inputs, parseInputs)
     const timeInterval = interval(this.name, values.from, values.to)
-    const output = computeTransaction(
-      { interval: timeInterval, inputs },
-      initialState(values.state, timeInterval.from),
-      contract
-    )
+    const state = initialState(values.state, timeInterval.from)
+    const output = evaluated(this.name, () => computeTransaction({ interval: timeInterval, inputs }, state, contract))
     print(io, encodeTransactionOutput(output))
     if (output.type === 'Error') throw new CliError(`the transaction fails: ${output.error.type}`)
   }

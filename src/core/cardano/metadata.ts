@@ -3,6 +3,7 @@
  * rules the builder applies and the UI checks a user's metadata with as it is typed.
  */
 import { bytesToHex, hexToBytes, utf8Encode } from '../bytes'
+import { MAX_LABEL_DEPTH } from '../depth-limits'
 import { JsonDecimal, type JsonValue } from '../json/lossless'
 
 /** A metadata value the ledger cannot hold; `details` names where. */
@@ -107,16 +108,27 @@ export function compareCodePoints(a: string, b: string): number {
   return ca.length - cb.length
 }
 
-/** cardano-api's `TxMetadataJsonNoSchema` conversion; errors name the path. */
+/**
+ * cardano-api's `TxMetadataJsonNoSchema` conversion; errors name the path. Nesting is held to
+ * `MAX_LABEL_DEPTH`, so that every answer echoing the value still reads back.
+ */
 export function metadatumFromJson(v: JsonValue, path: string): Metadatum {
+  return fromJson(v, path, 0)
+}
+
+/** `v` at `depth`: inside that many arrays and objects. */
+function fromJson(v: JsonValue, path: string, depth: number): Metadatum {
   if (v === null) throw new MetadataError(`${path}: null is not allowed in metadata`, { path })
   if (typeof v === 'boolean') throw new MetadataError(`${path}: booleans are not allowed in metadata`, { path })
   if (typeof v === 'bigint') return integer(v, path)
   if (v instanceof JsonDecimal) throw new MetadataError(`${path}: metadata numbers must be integers`, { path })
   if (typeof v === 'string') return stringMetadatum(v, path)
-  if (Array.isArray(v)) return v.map((item, i) => metadatumFromJson(item, `${path}[${i}]`))
+  if (depth >= MAX_LABEL_DEPTH) {
+    throw new MetadataError(`${path}: metadata nests deeper than ${MAX_LABEL_DEPTH} levels`, { path })
+  }
+  if (Array.isArray(v)) return v.map((item, i) => fromJson(item, `${path}[${i}]`, depth + 1))
   const entries = Object.keys(v).map(
-    (k) => [keyMetadatum(k, `${path}.${k}`), metadatumFromJson(v[k] as JsonValue, `${path}.${k}`)] as const
+    (k) => [keyMetadatum(k, `${path}.${k}`), fromJson(v[k] as JsonValue, `${path}.${k}`, depth + 1)] as const
   )
   return { map: entries.sort((a, b) => compareKeys(a[0], b[0])) }
 }

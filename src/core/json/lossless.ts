@@ -3,6 +3,7 @@
  * their text. Safe on hostile input: limits on size, nesting depth and integer digits turn abuse into a
  * `JsonSyntaxError` instead of a stack overflow or an unbounded computation.
  */
+import { MAX_JSON_DEPTH } from '../depth-limits'
 
 /** A JSON number that is not an integer, kept as its source text. */
 export class JsonDecimal {
@@ -30,7 +31,7 @@ export interface JsonLimits {
 
 export const DEFAULT_JSON_LIMITS: JsonLimits = {
   maxLength: 64 * 1024 * 1024,
-  maxDepth: 1000,
+  maxDepth: MAX_JSON_DEPTH,
   maxIntegerDigits: 4096
 }
 

@@ -4,6 +4,7 @@
  */
 import { choiceIdEquals, partyEquals, tokenEquals } from './equality'
 import { evalObservation, evalValue, type Environment } from './evaluate'
+import { ValueTooLargeError } from './limits'
 import { reduceContractUntilQuiescent } from './reduce'
 import { fixInterval } from './semantics'
 import type { AccountId, Bound, Case, ChoiceId, Contract, IntervalError, Party, State, Token } from './types'
@@ -53,13 +54,27 @@ const NO_INPUTS: ApplicableInputs = { deposits: [], choices: [] }
  * Fixes the interval, reduces to quiescence (an ambiguous interval is reported as `InvalidInterval` of the
  * original interval) and lists the inputs the resulting `When` accepts. As in Haskell, the applicable inputs
  * are evaluated with the original, untrimmed interval but the reduced state. `parties`, when given and not
- * empty, keeps only the deposits and choices one of them performs (Runtime's `party` query parameter).
+ * empty, keeps only the deposits and choices one of them performs (Runtime's `party` query parameter). Throws
+ * a `ValueTooLargeError`, with its path in `contract`, when a value goes beyond `MAX_VALUE_BITS`.
  */
 export function next(
   environment: Environment,
   state: State,
   contract: Contract,
   parties?: readonly Party[]
+): NextResult {
+  try {
+    return nextSteps(environment, state, contract, parties)
+  } catch (e) {
+    throw e instanceof ValueTooLargeError ? e.in(contract) : e
+  }
+}
+
+function nextSteps(
+  environment: Environment,
+  state: State,
+  contract: Contract,
+  parties: readonly Party[] | undefined
 ): NextResult {
   const fixed = fixInterval(environment.timeInterval, state)
   if (fixed.type === 'IntervalError') return fixed

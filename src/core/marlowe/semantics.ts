@@ -5,6 +5,7 @@
  */
 import { applyInput } from './apply'
 import type { Environment } from './evaluate'
+import { ValueTooLargeError } from './limits'
 import { reduceUntilQuiescentInto } from './reduce'
 import {
   emptyState,
@@ -41,6 +42,7 @@ export {
   type ApplyWarning
 } from './apply'
 export { contractLifespanUpperBound, nextTimeout } from './timeouts'
+export { MAX_VALUE_BITS, ValueTooLargeError } from './limits'
 
 export type IntervalResult =
   | { readonly type: 'IntervalTrimmed'; readonly environment: Environment; readonly state: State }
@@ -125,7 +127,19 @@ const NO_MATCH_FAILURE = failure({ type: 'TEApplyNoMatchError' })
 const USELESS_FAILURE = failure({ type: 'TEUselessTransaction' })
 const HASH_MISMATCH_FAILURE = failure({ type: 'TEHashMismatch' })
 
+/**
+ * One transaction, as the validator runs it. Throws a `ValueTooLargeError`, with its path in `contract` (or in an
+ * input's merkleized continuation), when a value goes beyond `MAX_VALUE_BITS`.
+ */
 export function computeTransaction(tx: TransactionInput, state: State, contract: Contract): TransactionOutput {
+  try {
+    return compute(tx, state, contract)
+  } catch (e) {
+    throw e instanceof ValueTooLargeError ? e.in(contract, tx.inputs) : e
+  }
+}
+
+function compute(tx: TransactionInput, state: State, contract: Contract): TransactionOutput {
   const fixed = fixInterval(tx.interval, state)
   if (fixed.type === 'IntervalError') return failure({ type: 'TEIntervalError', error: fixed.error })
   const result = applyAllInputs(fixed.environment, fixed.state, contract, tx.inputs)

@@ -18,18 +18,19 @@ import {
   encodeRedeemer
 } from '../../core/marlowe/plutus/marlowe-data'
 import { encodeTransactionError } from '../../core/marlowe/json/encode'
+import { ValueTooLargeError } from '../../core/marlowe/limits'
 import { computeTransaction } from '../../core/marlowe/semantics'
 import type { MarloweData, Party, TransactionSuccess } from '../../core/marlowe/types'
 import { withCsl } from '../../csl'
 import { balanceAndBuild, builtTxFields } from './balance'
-import { badRequest, computeTransactionFailed, engineFailure, roleTokenNotFound } from './build-errors'
+import { badRequest, computeTransactionFailed, engineFailure, evaluating, roleTokenNotFound } from './build-errors'
 import type { BuildContext } from './context'
 import { loadMarloweOutput, type Loaded } from './marlowe-input'
 import { marloweTagsMetadatum, MARLOWE_LABEL, transactionMetadataFromJson } from './metadata'
 import { requiredLovelace, withMinLovelace } from './min-utxo'
 import { openRoleSpends } from './open-roles'
 import type { PlannedOutput, ScriptSpend, TxPlan } from './plan'
-import { checkContract } from './safety'
+import { checkContract, valueTooLargeError, type SafetyError } from './safety'
 import { scriptAddress } from './scripts'
 import { simulateTransactions } from './simulate'
 import type { ApplyBuild, ApplyRequest, WalletRequest } from './types'
@@ -122,6 +123,19 @@ function metadataOf(request: ApplyRequest) {
   return metadata
 }
 
+/**
+ * The simulation of what may follow. A value beyond the limit there is reported, not refused: these inputs are
+ * fine, and refusing them could leave the contract's funds where nothing else can move them.
+ */
+function continuationSafety(ctx: BuildContext, datum: MarloweData, marloweAddress: string): SafetyError[] {
+  try {
+    return simulateTransactions({ pp: ctx.pp, datum, marloweAddress })
+  } catch (e) {
+    if (e instanceof ValueTooLargeError) return [valueTooLargeError(e)]
+    throw e
+  }
+}
+
 export async function buildApplyInputs(
   ctx: BuildContext,
   walletRequest: WalletRequest,
@@ -143,7 +157,9 @@ export async function buildApplyInputs(
     )
   }
   const times = await validity(ctx, request, datum)
-  const out = computeTransaction({ interval: times.interval, inputs: request.inputs }, datum.state, datum.contract)
+  const out = evaluating(() =>
+    computeTransaction({ interval: times.interval, inputs: request.inputs }, datum.state, datum.contract)
+  )
   if (out.type === 'Error') throw computeTransactionFailed(out.error)
 
   const rolesCurrency = datum.params.rolesCurrency
@@ -228,7 +244,7 @@ export async function buildApplyInputs(
               state: next.datum.state,
               contract: next.datum.contract
             }),
-            ...simulateTransactions({ pp: ctx.pp, datum: next.datum, marloweAddress: utxo.address })
+            ...continuationSafety(ctx, next.datum, utxo.address)
           ]
   }
 }

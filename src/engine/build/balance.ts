@@ -13,6 +13,7 @@ import {
 } from '../../chain/provider'
 import { assemble, placeholderUnits, redeemerKey, type Assembled } from './assemble'
 import { engineFailure } from './build-errors'
+import { checkReadableDepth } from './depth'
 import { chooseInputs, feeAllowance, type ChosenInputs } from './inputs'
 import type { PlanFactory, TxPlan } from './plan'
 import { exUnitsFee, requiredCollateral } from './protocol'
@@ -116,6 +117,7 @@ export async function balanceAndBuild<T>(
     const held = await deps.reservations.reserved(now)
     const free = wallet.utxos.filter((u) => !held.spent.has(formatRef(u.ref)) && !held.collateral.has(formatRef(u.ref)))
     const { plan, info } = await makePlan(free)
+    checkReadableDepth(plan)
     const chosen = chooseInputs(deps.pp, wallet, plan, free, held)
     const key = randomUUID()
     const expiresAt = Math.min(now + deps.ttlMs, expiresBy ?? Number.POSITIVE_INFINITY)

@@ -7,6 +7,7 @@ import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
 import type { Value } from '../../core/cardano/value'
 import type { JsonValue } from '../../core/json/lossless'
 import { encodeTransactionError } from '../../core/marlowe/json/encode'
+import { ValueTooLargeError } from '../../core/marlowe/limits'
 import type { TransactionError } from '../../core/marlowe/types'
 import { EngineError } from '../errors'
 import { formatRef } from './refs'
@@ -84,6 +85,26 @@ export function computeTransactionFailed(error: TransactionError): EngineError {
     `The Marlowe semantics reject these inputs: ${describeTransactionError(error)}`,
     { tag: 'MarloweComputeTransactionFailed', transactionError: encodeTransactionError(error) }
   )
+}
+
+/** A Marlowe value beyond the core's limit (`MAX_VALUE_BITS`), with where it is and how long it is. */
+function valueTooLarge(e: ValueTooLargeError): EngineError {
+  const where = e.path === undefined ? '' : ` at ${e.path}`
+  return new EngineError(
+    'BadRequest',
+    'MarloweValueTooLarge',
+    `The Marlowe contract computes a value of ${e.bits} bits${where}, over the limit of ${e.limitBits} bits`,
+    { ...(e.path === undefined ? {} : { path: e.path }), bits: e.bits, limitBits: e.limitBits }
+  )
+}
+
+/** Runs Marlowe evaluation, a value beyond the limit becoming `valueTooLarge`. */
+export function evaluating<T>(run: () => T): T {
+  try {
+    return run()
+  } catch (e) {
+    throw e instanceof ValueTooLargeError ? valueTooLarge(e) : e
+  }
 }
 
 function describeTransactionError(error: TransactionError): string {

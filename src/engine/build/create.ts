@@ -9,7 +9,7 @@ import { encodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import type { MarloweData, Token } from '../../core/marlowe/types'
 import { EngineError } from '../errors'
 import { balanceAndBuild, builtTxFields } from './balance'
-import { badRequest, engineFailure, insufficientMinAdaDeposit } from './build-errors'
+import { badRequest, engineFailure, evaluating, insufficientMinAdaDeposit } from './build-errors'
 import type { BuildContext } from './context'
 import { creatorDeposit, initialState } from './initial-state'
 import {
@@ -113,7 +113,8 @@ export async function buildCreate(
     const { state, contract } = datum
     const safetyErrors = [
       ...checkContract({ mainnet, rolesCurrency, state, contract, roles: roles.check, continuations }),
-      ...simulateTransactions({ pp: ctx.pp, datum, marloweAddress })
+      // A contract the engine cannot evaluate on some path could never be acted on through it there: refused.
+      ...evaluating(() => simulateTransactions({ pp: ctx.pp, datum, marloweAddress }))
     ]
     // Runtime refuses any safety error, fatal or not, once the creator funds initial accounts.
     if (accounts.length > 0 && safetyErrors.length > 0) {

@@ -1,5 +1,6 @@
 /** Transaction builders for Marlowe: create, apply inputs, withdraw (see builder.ts). */
 export { MarloweTxBuilder } from './builder'
+export { evaluating } from './build-errors'
 export {
   InMemoryInputReservations,
   type InputReservations,

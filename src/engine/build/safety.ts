@@ -7,6 +7,7 @@ import { bytesToHex, utf8Encode } from '../../core/bytes'
 import { AddressError, formatShelleyAddress, parseShelleyAddress } from '../../core/cardano/address'
 import { stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { encodeToken } from '../../core/marlowe/json/encode'
+import type { ValueTooLargeError } from '../../core/marlowe/limits'
 import type { Contract, State, Token } from '../../core/marlowe/types'
 import { contractFacts } from '../../core/marlowe/analysis'
 
@@ -166,6 +167,16 @@ function checkAddresses(addresses: readonly string[]): SafetyError[] {
         { address: a }
       )
     )
+}
+
+/** Where the safety analysis met a value beyond the core's limit: no transaction on that path can be evaluated. */
+export function valueTooLargeError(e: ValueTooLargeError): SafetyError {
+  return safetyError(
+    'ValueTooLarge',
+    `A transaction of this contract computes a value of ${e.bits} bits, over the limit of ${e.limitBits} bits.`,
+    true,
+    { ...(e.path === undefined ? {} : { path: e.path }), bits: BigInt(e.bits), 'limit-bits': BigInt(e.limitBits) }
+  )
 }
 
 export interface ContractCheckInput {

@@ -4,10 +4,12 @@
  * warnings (`TransactionWarning`) and continuing outputs the ledger would refuse for their min-UTxO
  * (`TransactionValidationError`). Runtime finds its paths with an SMT search; this walk instead takes the
  * deposit a case asks for, the lowest choice it allows, and notifies that hold. The walk stops after a fixed
- * number of transactions and then reports `SafetyAnalysisTimeout`, as Runtime does past its time limit.
+ * number of transactions, of bytes of datums encoded or of bytes of errors reported, and then reports `SafetyAnalysisTimeout`, as Runtime does past its
+ * time limit. A value beyond the core's limit on any path ends the walk with a `ValueTooLargeError` naming its
+ * path in the contract.
  */
 import type { ProtocolParameters } from '../../chain/provider'
-import type { JsonObject } from '../../core/json/lossless'
+import { stringifyJson, type JsonObject } from '../../core/json/lossless'
 import {
   encodeContract,
   encodeState,
@@ -16,6 +18,7 @@ import {
   encodeWarning
 } from '../../core/marlowe/json/encode'
 import { datumHash } from '../../core/marlowe/plutus/hash'
+import { ValueTooLargeError } from '../../core/marlowe/limits'
 import { encodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import {
   computeTransaction,
@@ -39,12 +42,30 @@ import { stateValue } from './validator-rules'
 
 export const DEFAULT_MAX_TRANSACTIONS = 2000
 
+/**
+ * Bytes of continuing datums the walk may encode and hash for the min-UTxO check: a chain of 1,000 `When`s asks
+ * for 22 MB of them. 8 MB is about half a second; the example contracts use a few kilobytes.
+ */
+export const DEFAULT_MAX_DATUM_BYTES = 8 * 1024 * 1024
+
+/**
+ * Bytes of JSON the reported errors may take. Each error carries its whole transaction, whose output lists every
+ * warning, so the K warnings of one transaction write it K times: a 17 KB contract of 400 `Let`s asked for a
+ * 15 MB answer and 11 s. Writing 1 MB of it out takes about a quarter of a second.
+ */
+export const DEFAULT_MAX_REPORT_BYTES = 1024 * 1024
+
+/** At least what one warning adds to a transaction's JSON (`{"shadowing":"x","had_value":0,…}` is 51 bytes). */
+const MIN_WARNING_BYTES = 40
+
 interface Walk {
   readonly pp: ProtocolParameters
   readonly rolesCurrency: string
   readonly marloweAddress: string
   readonly errors: SafetyError[]
-  budget: number
+  transactions: number
+  datumBytes: number
+  reportBytes: number
   truncated: boolean
 }
 
@@ -87,48 +108,84 @@ function representativeInput(action: Action, state: State, time: bigint): Input 
   }
 }
 
-/** The min-UTxO the continuing output of `output` needs, if it holds less. */
-function outputShortfall(walk: Walk, output: TransactionSuccess): bigint | undefined {
+/**
+ * The min-UTxO the continuing output of `output` needs, if it holds less; `false` when encoding its datum used up
+ * the walk's datum budget.
+ */
+function outputShortfall(walk: Walk, output: TransactionSuccess): bigint | undefined | false {
   if (output.contract.type === 'Close') return undefined
   const datum: MarloweData = {
     params: { rolesCurrency: walk.rolesCurrency },
     state: output.state,
     contract: output.contract
   }
+  const bytes = encodeMarloweData(datum)
+  if (bytes.length > walk.datumBytes) {
+    walk.truncated = true
+    return false
+  }
+  walk.datumBytes -= bytes.length
   const value = stateValue(output.state)
-  const shape = { address: walk.marloweAddress, value, datumHash: datumHash(encodeMarloweData(datum)) }
+  const shape = { address: walk.marloweAddress, value, datumHash: datumHash(bytes) }
   const needed = withCsl((scope) => requiredLovelace(scope, walk.pp, shape))
   return needed > value.lovelace ? needed : undefined
 }
 
-function visit(walk: Walk, state: State, contract: Contract, input: TransactionInput): void {
-  const output = computeTransaction(input, state, contract)
-  if (output.type === 'Error') return
-  if (walk.budget === 0) {
+/**
+ * The errors of one transaction, each carrying it, as many as the walk's report has room for; false when that
+ * was not all of them.
+ */
+function report(
+  walk: Walk,
+  output: TransactionSuccess,
+  needed: bigint | undefined,
+  transaction: () => JsonObject
+): boolean {
+  if (output.warnings.length === 0 && needed === undefined) return true
+  // A lower bound on one error's size first, so that a transaction with thousands of warnings is never written out.
+  if (output.warnings.length * MIN_WARNING_BYTES > walk.reportBytes) {
     walk.truncated = true
-    return
+    return false
   }
-  walk.budget -= 1
-  const transaction = () => transactionJson(state, contract, input, output)
-  for (const warning of output.warnings) {
-    walk.errors.push({
-      error: 'TransactionWarning',
-      detail: 'A Marlowe semantics warning is reported for this transaction.',
-      transaction: transaction(),
-      warning: encodeWarning(warning),
-      fatal: false
-    } as SafetyError)
-  }
-  const needed = outputShortfall(walk, output)
+  const json = transaction()
+  const errors: SafetyError[] = output.warnings.map(
+    (warning) =>
+      ({
+        error: 'TransactionWarning',
+        detail: 'A Marlowe semantics warning is reported for this transaction.',
+        transaction: json,
+        warning: encodeWarning(warning),
+        fatal: false
+      }) as SafetyError
+  )
   if (needed !== undefined) {
-    walk.errors.push({
+    errors.push({
       error: 'TransactionValidationError',
       detail: 'This transaction fails to validate on the ledger.',
-      transaction: transaction(),
+      transaction: json,
       message: `The Marlowe output would hold ${stateValue(output.state).lovelace} lovelace, below its min-UTxO of ${needed}.`,
       fatal: true
     } as SafetyError)
   }
+  const size = stringifyJson(json).length
+  const fits = Math.min(errors.length, Math.floor(walk.reportBytes / size))
+  walk.reportBytes -= fits * size
+  walk.errors.push(...errors.slice(0, fits))
+  if (fits < errors.length) walk.truncated = true
+  return !walk.truncated
+}
+
+function visit(walk: Walk, state: State, contract: Contract, input: TransactionInput): void {
+  if (walk.truncated) return
+  const output = computeTransaction(input, state, contract)
+  if (output.type === 'Error') return
+  if (walk.transactions === 0) {
+    walk.truncated = true
+    return
+  }
+  walk.transactions -= 1
+  const needed = outputShortfall(walk, output)
+  if (needed === false || !report(walk, output, needed, () => transactionJson(state, contract, input, output))) return
   explore(walk, output.state, output.contract, input.interval.from)
 }
 
@@ -157,6 +214,8 @@ export interface SimulationInput {
   readonly datum: MarloweData
   readonly marloweAddress: string
   readonly maxTransactions?: number
+  readonly maxDatumBytes?: number
+  readonly maxReportBytes?: number
 }
 
 export function simulateTransactions(input: SimulationInput): SafetyError[] {
@@ -165,10 +224,18 @@ export function simulateTransactions(input: SimulationInput): SafetyError[] {
     rolesCurrency: input.datum.params.rolesCurrency,
     marloweAddress: input.marloweAddress,
     errors: [],
-    budget: input.maxTransactions ?? DEFAULT_MAX_TRANSACTIONS,
+    transactions: input.maxTransactions ?? DEFAULT_MAX_TRANSACTIONS,
+    datumBytes: input.maxDatumBytes ?? DEFAULT_MAX_DATUM_BYTES,
+    reportBytes: input.maxReportBytes ?? DEFAULT_MAX_REPORT_BYTES,
     truncated: false
   }
-  explore(walk, input.datum.state, input.datum.contract, input.datum.state.minTime)
+  const { state, contract } = input.datum
+  try {
+    explore(walk, state, contract, state.minTime)
+  } catch (e) {
+    // Found below by the step's own contract; the path that helps is the one in the whole contract.
+    throw e instanceof ValueTooLargeError ? e.in(contract) : e
+  }
   if (walk.truncated) {
     walk.errors.push({
       error: 'SafetyAnalysisTimeout',

@@ -25,7 +25,7 @@ export interface SandboxControls {
 }
 
 /** The stored builds, by tx id and by contract (the service store fits). */
-export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract' | 'contractsWhere'>
+export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract'>
 
 export interface DeskOptions {
   readonly service: MarloweService

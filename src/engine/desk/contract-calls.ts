@@ -20,7 +20,7 @@ import {
   type ContractView,
   type MarloweService
 } from '../service'
-import { contractQuery } from '../service/parties'
+import { readableRows } from '../service/unreadable'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -170,28 +170,24 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   return {
     // Every contract in the store (or the wallet's), whatever its status (a just-submitted one too), newest first.
     'contracts.list': async ({ walletId }) => {
-      if (walletId === undefined) {
-        return store.contractsWhere({}).map((row) => listItem(service.getContract(row.contractId)))
-      }
+      if (walletId === undefined) return service.storedContracts().map(listItem)
       const wallet: WalletParties = {
         addresses: await wallets.fundAddresses(walletId),
         roles: await wallets.heldTokens(walletId)
       }
       const now = await ctx.chainTime()
-      const rows = store.contractsWhere(contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles }))
-      return rows.map((row) => {
-        const view = service.getContract(row.contractId)
-        return { ...listItem(view), awaiting: awaitedFrom(service, view, wallet, now) }
-      })
+      return service
+        .storedContracts({ partyAddresses: wallet.addresses, partyRoles: wallet.roles })
+        .map((view) => ({ ...listItem(view), awaiting: awaitedFrom(service, view, wallet, now) }))
     },
 
     'contracts.get': async ({ contractId }) => {
       const view = service.getContract(contractId)
-      const transactions = store
+      const applied = store
         .txsOfContract(view.contractId)
         .filter((t) => t.kind === 'apply')
         .sort(chainOrder)
-        .map((t) => txJson(service.getTransaction(view.contractId, t.txId)))
+      const transactions = readableRows(applied, (t) => txJson(service.getTransaction(view.contractId, t.txId)))
       return withTimeout({ state: contractStateJson(view), transactions }, pendingTimeout(view))
     },
 

@@ -4,7 +4,7 @@
  * contract and state it was created with, as Runtime reads them.
  */
 import { contractFacts } from '../../core/marlowe/analysis'
-import { PlutusDecodeError, decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
+import { decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import type { MarloweData } from '../../core/marlowe/types'
 import {
   addressPartyKey,
@@ -13,8 +13,8 @@ import {
   type ContractRow,
   type ServiceStore
 } from '../../store/service-store'
-import { EngineError } from '../errors'
 import type { ContractFilter } from './types'
+import { isDecodeFailure } from './unreadable'
 import { recordOf } from './views'
 
 export function contractPartyKeys(created: MarloweData): string[] {
@@ -53,7 +53,7 @@ function storedParties(store: ServiceStore, contract: ContractRow): string[] {
   try {
     return contractPartyKeys(decodeMarloweData(recordOf(created, 'create').datum))
   } catch (e) {
-    if (e instanceof EngineError || e instanceof PlutusDecodeError) return []
+    if (isDecodeFailure(e)) return []
     throw e
   }
 }

@@ -125,7 +125,7 @@ export function txJson(t: TransactionView): JsonObject {
       tx_interval: { from: t.interval.from, to: t.interval.to },
       tx_inputs: t.inputs.map(encodeInput)
     },
-    reconstructedSemanticOutput: encodeTransactionOutput(t.semanticOutput),
+    reconstructedSemanticOutput: t.semanticOutput === undefined ? null : encodeTransactionOutput(t.semanticOutput),
     txBody: unsignedBody(t.unsigned)
   }
 }

@@ -8,13 +8,14 @@ import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
-import type { ContractPageRequest, ServiceStore, TxRow } from '../../store/service-store'
-import { formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
+import type { ContractPageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
+import { evaluating, formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
 import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
 import { contractPartyKeys, contractQuery } from './parties'
 import { applyRecord, createRecord, stringifyRecord, withdrawRecord } from './records'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
+import { readableRows, readStored } from './unreadable'
 import { unneededWitnessKeys } from './witness-keys'
 import type {
   ApplyInputsRequest,
@@ -99,7 +100,7 @@ export class MarloweService {
   async applyInputs(id: string, wallet: WalletRequest, request: ApplyInputsRequest): Promise<ApplyInputsResult> {
     const contractId = id.toLowerCase()
     const head = this.confirmedHead(contractId, 'LoadMarloweContextErrorNotFound')
-    const current = currentOutputOf(head)
+    const current = readStored('contract', contractId, () => currentOutputOf(head))
     if (current === undefined) {
       throw new EngineError(
         'BadRequest',
@@ -289,8 +290,9 @@ export class MarloweService {
 
   // ---- reads ----------------------------------------------------------------------------------------------
 
-  getContract(contractId: string): ContractView {
-    const view = this.views.contract(contractId.toLowerCase())
+  getContract(id: string): ContractView {
+    const contractId = id.toLowerCase()
+    const view = readStored('contract', contractId, () => this.views.contract(contractId))
     if (view === undefined) throw notFound('NotFound', 'Contract not found')
     return view
   }
@@ -298,24 +300,34 @@ export class MarloweService {
   /** Contracts whose creation is confirmed, newest first (Runtime lists only what is on chain). */
   listContracts(filter: ContractFilter = {}): ContractView[] {
     const found = this.store.contractPage(contractQuery(filter), { order: 'desc', offset: 0, limit: -1 })
-    return (found?.rows ?? []).map((row) => this.getContract(row.contractId))
+    return readableRows(found?.rows ?? [], (row) => this.getContract(row.contractId))
+  }
+
+  /** Every stored contract that matches, whatever its status (a just-built one too), newest build first. */
+  storedContracts(filter: ContractFilter = {}): ContractView[] {
+    return readableRows(this.store.contractsWhere(contractQuery(filter)), (row) => this.getContract(row.contractId))
   }
 
   /**
-   * One page of the headers of the contracts on chain that match, and how many match in all; undefined when
-   * `page.start` is not one of them. Only the page's contracts are read, and no datum.
+   * One page of the contracts on chain that match: the ids the page spans, the headers of those that read back,
+   * and how many match in all; undefined when `page.start` is not one of them. Only the page's contracts are
+   * read, and no datum.
    */
   pageContracts(
     filter: ContractFilter,
     page: ContractPageRequest
-  ): { readonly headers: ContractHeader[]; readonly total: number } | undefined {
+  ): { readonly ids: string[]; readonly headers: ContractHeader[]; readonly total: number } | undefined {
     const found = this.store.contractPage(contractQuery(filter), page)
     if (found === undefined) return undefined
-    return { headers: found.rows.map((row) => this.getContractHeader(row.contractId)), total: found.total }
+    return {
+      ids: found.rows.map((row) => row.contractId),
+      headers: readableRows(found.rows, (row) => this.getContractHeader(row.contractId)),
+      total: found.total
+    }
   }
 
   private getContractHeader(contractId: string): ContractHeader {
-    const header = this.views.header(contractId)
+    const header = readStored('contract', contractId, () => this.views.header(contractId))
     if (header === undefined) throw notFound('NotFound', 'Contract not found')
     return header
   }
@@ -325,38 +337,49 @@ export class MarloweService {
     if (row === undefined || row.kind !== 'apply' || row.contractId !== contractId.toLowerCase()) {
       throw notFound('NotFound', 'Transaction not found')
     }
-    return this.views.transaction(row, recordOf(row, 'apply'))
+    return this.transactionView(row)
   }
 
   /** The confirmed input applications of a contract, newest first. */
   listTransactions(id: string): TransactionView[] {
     const contractId = id.toLowerCase()
     if (this.store.contract(contractId) === undefined) throw notFound('NotFound', 'Contract not found')
-    return this.store
+    const rows = this.store
       .txsOfContract(contractId)
       .filter((t) => t.kind === 'apply' && t.status === 'confirmed')
       .sort(newestFirst)
-      .map((t) => this.views.transaction(t, recordOf(t, 'apply')))
+    return readableRows(rows, (t) => this.transactionView(t))
+  }
+
+  private transactionView(row: TxRow): TransactionView {
+    return readStored('transaction', row.txId, () => this.views.transaction(row, recordOf(row, 'apply')))
   }
 
   getWithdrawal(withdrawalId: string): WithdrawalView {
     const row = this.store.tx(withdrawalId.toLowerCase())
     if (row === undefined || row.kind !== 'withdraw') throw notFound('NotFound', 'Withdrawal not found')
-    return this.views.withdrawal(row)
+    return this.withdrawalView(row)
   }
 
   /** Confirmed withdrawals, newest first, optionally only those withdrawing payouts of given role currencies. */
   listWithdrawals(roleCurrencies: readonly string[] = []): WithdrawalView[] {
-    return this.store
-      .confirmedTxs('withdraw')
-      .map((row) => this.views.withdrawal(row))
-      .filter((w) => roleCurrencies.length === 0 || w.payouts.some((p) => roleCurrencies.includes(p.rolesCurrency)))
+    return readableRows(this.store.confirmedTxs('withdraw'), (row) => this.withdrawalView(row)).filter(
+      (w) => roleCurrencies.length === 0 || w.payouts.some((p) => roleCurrencies.includes(p.rolesCurrency))
+    )
+  }
+
+  private withdrawalView(row: TxRow): WithdrawalView {
+    return readStored('withdrawal', row.txId, () => this.views.withdrawal(row))
   }
 
   getPayout(payoutId: string): PayoutView {
     const row = this.store.payout(payoutId.toLowerCase())
     if (row === undefined) throw notFound('NotFound', 'Payout not found')
-    return this.views.payout(row)
+    return this.payoutView(row)
+  }
+
+  private payoutView(row: PayoutRow): PayoutView {
+    return readStored('payout', row.payoutId, () => this.views.payout(row))
   }
 
   /**
@@ -370,9 +393,7 @@ export class MarloweService {
       if (blockNo === undefined) blocks.set(txId, (blockNo = this.store.tx(txId)?.block?.blockNo ?? 0n))
       return blockNo
     }
-    return this.store
-      .payouts()
-      .map((p) => this.views.payout(p))
+    return readableRows(this.store.payouts(), (p) => this.payoutView(p))
       .filter(
         (p) =>
           (filter.contractIds === undefined ||
@@ -395,10 +416,12 @@ export class MarloweService {
   next(id: string, request: NextRequest): NextSteps {
     const contractId = id.toLowerCase()
     const head = this.confirmedHead(contractId, 'contractNotFound')
-    const current = currentOutputOf(head)
+    const current = readStored('contract', contractId, () => currentOutputOf(head))
     if (current === undefined) throw notFound('contractClosed', `contract ${contractId} has closed`)
-    const md = decodeMarloweData(current.datum)
-    const result = nextSteps({ timeInterval: request.interval }, md.state, md.contract, request.parties)
+    const md = readStored('contract', contractId, () => decodeMarloweData(current.datum))
+    const result = evaluating(() =>
+      nextSteps({ timeInterval: request.interval }, md.state, md.contract, request.parties)
+    )
     if (result.type === 'IntervalError') {
       throw new EngineError('BadRequest', 'invalidInterval', 'the interval does not fit the contract state', {
         error: result.error.type

@@ -114,8 +114,11 @@ export interface TransactionView {
   readonly invalidBefore?: bigint
   readonly invalidHereafter?: bigint
   readonly interval: TimeInterval
-  /** What the semantics did over the interval and inputs (payments and warnings are reported only here). */
-  readonly semanticOutput: TransactionOutput
+  /**
+   * What the semantics did over the interval and inputs (payments and warnings are reported only here); absent
+   * when a value went beyond the core's limit (a transaction read from the chain that the engine cannot evaluate).
+   */
+  readonly semanticOutput?: TransactionOutput
   readonly unsigned?: UnsignedTx
 }
 

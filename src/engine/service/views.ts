@@ -5,8 +5,9 @@
 import { splitTransaction } from '../../core/cardano/witnesses'
 import { parseJson } from '../../core/json/lossless'
 import { decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
-import { computeTransaction } from '../../core/marlowe/semantics'
+import { computeTransaction, ValueTooLargeError } from '../../core/marlowe/semantics'
 import type { Era } from '../../core/cardano/tx-envelope'
+import type { MarloweData } from '../../core/marlowe/types'
 import type { PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
 import { EngineError } from '../errors'
 import {
@@ -176,11 +177,7 @@ export class Views {
       ...(record.invalidBefore === undefined ? {} : { invalidBefore: record.invalidBefore.time }),
       ...(record.invalidHereafter === undefined ? {} : { invalidHereafter: record.invalidHereafter.time }),
       interval: record.interval,
-      semanticOutput: computeTransaction(
-        { interval: record.interval, inputs: record.inputs },
-        input.state,
-        input.contract
-      ),
+      ...semanticOutput(record, input),
       ...unsigned(row)
     }
   }
@@ -199,5 +196,21 @@ export class Views {
       }),
       ...unsigned(row)
     }
+  }
+}
+
+/** The transaction's semantics, left out when a value goes beyond the limit: the rest of the view still stands. */
+function semanticOutput(record: ApplyRecord, input: MarloweData): Pick<TransactionView, 'semanticOutput'> {
+  try {
+    return {
+      semanticOutput: computeTransaction(
+        { interval: record.interval, inputs: record.inputs },
+        input.state,
+        input.contract
+      )
+    }
+  } catch (e) {
+    if (e instanceof ValueTooLargeError) return {}
+    throw e
   }
 }

@@ -4,7 +4,10 @@ import { semanticsValidatorAddress } from '../../../src/chain/deployments'
 import { SANDBOX_BLAZE_PARAMS, toProtocolParameters } from '../../../src/chain/sandbox/params'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { ADA, CLOSE, type Contract, type MarloweData, type Party } from '../../../src/core/marlowe/types'
-import { simulateTransactions } from '../../../src/engine/build/simulate'
+import { stringifyJson } from '../../../src/core/json/lossless'
+import { ValueTooLargeError } from '../../../src/core/marlowe/limits'
+import { simulateTransactions, type SimulationInput } from '../../../src/engine/build/simulate'
+import { rebinding, squaring } from '../../support/arithmetic'
 
 const pp = toProtocolParameters(SANDBOX_BLAZE_PARAMS)
 const creator: Party = {
@@ -22,12 +25,13 @@ function datum(contract: Contract, lovelace = 2_000_000n): MarloweData {
   }
 }
 
-const simulate = (d: MarloweData, maxTransactions?: number) =>
+const simulate = (d: MarloweData, maxTransactions?: number, limits: Partial<SimulationInput> = {}) =>
   simulateTransactions({
     pp,
     datum: d,
     marloweAddress: semanticsValidatorAddress('sandbox'),
-    ...(maxTransactions === undefined ? {} : { maxTransactions })
+    ...(maxTransactions === undefined ? {} : { maxTransactions }),
+    ...limits
   })
 
 const notifyThen = (then: Contract, timeout = T): Contract => ({
@@ -88,5 +92,37 @@ describe('transaction simulation', () => {
     for (let i = 12; i > 0; i -= 1) contract = notifyThen(contract, T + BigInt(i) * 1000n)
     expect(simulate(datum(contract))).toEqual([])
     expect(simulate(datum(contract), 5).map((e) => e.error)).toEqual(['SafetyAnalysisTimeout'])
+  })
+
+  test('its report stops at a byte budget, with the warnings that fit', () => {
+    // Each of the 50 warnings carries the one transaction, whose output lists all 50.
+    const all = simulate(datum(rebinding(50, 1n)))
+    expect(all.map((e) => e.error)).toEqual(Array(50).fill('TransactionWarning'))
+    const size = stringifyJson(all[0]!['transaction']!).length
+    const some = simulate(datum(rebinding(50, 1n)), undefined, { maxReportBytes: 10 * size + 1 })
+    expect(some.map((e) => e.error)).toEqual([...Array(10).fill('TransactionWarning'), 'SafetyAnalysisTimeout'])
+    expect(some.slice(0, 10)).toEqual(all.slice(0, 10))
+    // Fewer bytes than the warnings' least possible size: the transaction is not even written out.
+    const none = simulate(datum(rebinding(50, 1n)), undefined, { maxReportBytes: 50 * 39 })
+    expect(none.map((e) => e.error)).toEqual(['SafetyAnalysisTimeout'])
+  })
+
+  test('and at a budget of datum bytes encoded for the min-UTxO check', () => {
+    let contract: Contract = CLOSE
+    for (let i = 12; i > 0; i -= 1) contract = notifyThen(contract, T + BigInt(i) * 1000n)
+    expect(simulate(datum(contract), undefined, { maxDatumBytes: 2000 }).map((e) => e.error)).toEqual([
+      'SafetyAnalysisTimeout'
+    ])
+  })
+
+  test('a value beyond the limit on a path ends the walk, named by its path in the whole contract', () => {
+    let thrown: unknown
+    try {
+      simulate(datum(notifyThen(squaring(40))))
+    } catch (e) {
+      thrown = e
+    }
+    expect(thrown).toBeInstanceOf(ValueTooLargeError)
+    expect(thrown).toMatchObject({ path: `contract.when[0].then${'.then'.repeat(12)}.be`, bits: 6493 })
   })
 })

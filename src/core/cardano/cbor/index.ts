@@ -2,12 +2,5 @@
 export { CborError } from './error'
 export type { CborArray, CborBytes, CborFloat, CborInt, CborItem, CborMap, CborSimple, CborTag, CborText } from './item'
 export { EncodingIssueLog, type EncodingIssue, type EncodingIssueKind } from './issues'
-export {
-  CborReader,
-  DEFAULT_MAX_BIGNUM_BYTES,
-  DEFAULT_MAX_DEPTH,
-  compareCanonical,
-  decodeCbor,
-  type CborReaderOptions
-} from './reader'
+export { CborReader, DEFAULT_MAX_BIGNUM_BYTES, compareCanonical, decodeCbor, type CborReaderOptions } from './reader'
 export { encodeByteString, encodeHead, encodeInt } from './writer'

@@ -8,16 +8,16 @@
  * naming the byte offset. Along the way the reader logs non-canonical choices and duplicates (`issues`).
  */
 import { bytesToHex, concatBytes, utf8DecodeStrict } from '../../bytes'
+import { MAX_CBOR_DEPTH, type Nesting } from '../../depth-limits'
 import { CborError } from './error'
 import type { CborItem } from './item'
 import { EncodingIssueLog } from './issues'
 
-/** Deeper than Plutus Data's own limit (1024), so a whole transaction can still be read as one tree. */
-export const DEFAULT_MAX_DEPTH = 1200
 /** Bignums beyond this many bytes (2^8192) are not useful in anything a transaction carries. */
 export const DEFAULT_MAX_BIGNUM_BYTES = 1024
 
 export interface CborReaderOptions {
+  /** Default `MAX_CBOR_DEPTH` (core/depth-limits.ts). */
   readonly maxDepth?: number
   readonly maxBignumBytes?: number
   /** A log shared by several readers working on parts of one input. */
@@ -73,7 +73,7 @@ export class CborReader {
     this.pos = start
     this.end = end
     this.issues = options.issues ?? new EncodingIssueLog()
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH
+    this.maxDepth = options.maxDepth ?? MAX_CBOR_DEPTH
     this.maxBignumBytes = options.maxBignumBytes ?? DEFAULT_MAX_BIGNUM_BYTES
   }
 
@@ -338,6 +338,45 @@ export class CborReader {
   /** Skips one item of any kind, checking that it is well formed. */
   skip(depth = 0): void {
     this.item(depth)
+  }
+
+  /**
+   * Skips one item of any kind, checking that it is well formed, and measures how deep it nests. No recursion
+   * and no depth limit: it measures what `item` would refuse, so a refusal can say how deep the item is.
+   */
+  nesting(): Nesting {
+    // The open arrays, maps and tags: how many items each still holds (undefined: indefinite, until its break).
+    const left: Array<number | undefined> = []
+    const isContainer: boolean[] = []
+    let depth = 0
+    let containers = 0
+    let open = 0
+    do {
+      const top = left.length - 1
+      const remaining = left[top]
+      if (remaining !== undefined) left[top] = remaining - 1
+      depth = Math.max(depth, left.length)
+      const major = this.peekMajor()
+      if (major === MAJOR_TAG) {
+        this.tag('item')
+        left.push(1)
+        isContainer.push(false)
+      } else if (major === MAJOR_ARRAY || major === MAJOR_MAP) {
+        const count = major === MAJOR_ARRAY ? this.arrayHeader('item') : this.mapHeader('item')
+        left.push(count === undefined ? undefined : major === MAJOR_MAP ? 2 * count : count)
+        isContainer.push(true)
+        open += 1
+        containers = Math.max(containers, open)
+      } else this.item()
+      // Close every container the item completed.
+      while (left.length > 0) {
+        const items = left[left.length - 1]
+        if (items === undefined ? !this.takeBreak() : items > 0) break
+        left.pop()
+        if (isContainer.pop() === true) open -= 1
+      }
+    } while (left.length > 0)
+    return { depth, containers }
   }
 
   private simple(start: number): CborItem {

@@ -20,9 +20,9 @@ import {
 } from '../../marlowe/json/encode'
 import { isListData } from '../../marlowe/plutus/data'
 import { PlutusDecodeError, decodeContract, decodePayoutDatum, decodeRedeemer } from '../../marlowe/plutus/marlowe-data'
-import { computeTransaction } from '../../marlowe/semantics'
+import { computeTransaction, ValueTooLargeError } from '../../marlowe/semantics'
 import { nextTimeout } from '../../marlowe/timeouts'
-import type { Contract, Input, MarloweData } from '../../marlowe/types'
+import type { Contract, Input, MarloweData, TransactionOutput } from '../../marlowe/types'
 import { blake2b256Hex, type DecodedRedeemer } from '../tx'
 import { tryDecode, type DatumDecoder } from './datum-view'
 import { outRef, refKey, type ReviewEnv } from './env'
@@ -44,6 +44,9 @@ export interface MarloweResult {
   readonly redeemerInputs: ReadonlyMap<number, readonly JsonValue[]>
 }
 
+const SECOND_SEMANTICS_INPUT =
+  'the transaction spends another input from the same Marlowe script, and the validator accepts only one (it fails with "w")'
+
 interface SpentDatum {
   readonly hash: string
   readonly bytes: Uint8Array
@@ -57,6 +60,7 @@ export function marloweSteps(ctx: MarloweStepInputs): MarloweResult {
   const redeemerInputs = new Map<number, readonly JsonValue[]>()
   const continuing = new Set<bigint>()
   const unresolved: Array<{ position: number; ref: OutRef; redeemer: DecodedRedeemer }> = []
+  const semanticsRun = new Set<string>()
 
   env.tx.witnessSet.redeemers.forEach((redeemer, position) => {
     if (redeemer.tag !== 'spend') return
@@ -80,6 +84,14 @@ export function marloweSteps(ctx: MarloweStepInputs): MarloweResult {
         steps.push(notRun(ref, datum?.source ?? 'resolved', 'the spent output has no MarloweData datum in reach'))
         return
       }
+      // The validator fails (`w`) on a second input from its script, so the semantics run once per script:
+      // a transaction listing many would otherwise make the review run and answer them all.
+      const script = input.address?.payment?.hash ?? ''
+      if (semanticsRun.has(script)) {
+        steps.push(notRun(ref, datum.source, SECOND_SEMANTICS_INPUT))
+        return
+      }
+      semanticsRun.add(script)
       run(ctx, { ref, address: input.address?.text, datum, md, redeemer, position }, steps, redeemerInputs, continuing)
     }
   })
@@ -163,7 +175,15 @@ function run(
     steps.push({ ...base, inputs: inputsJson, result: { type: 'not-run', reason } })
     return
   }
-  const out = computeTransaction({ interval, inputs }, md.state, md.contract)
+  let out: TransactionOutput
+  try {
+    out = computeTransaction({ interval, inputs }, md.state, md.contract)
+  } catch (e) {
+    if (!(e instanceof ValueTooLargeError)) throw e
+    const reason = `the contract computes a value beyond what Marlowe Desk evaluates (${e.message})`
+    steps.push({ ...base, inputs: inputsJson, interval, result: { type: 'not-run', reason } })
+    return
+  }
   if (out.type === 'Error') {
     steps.push({
       ...base,

@@ -46,10 +46,11 @@ export interface CouponBondParameters {
 }
 
 /**
- * Each coupon nests the JSON four levels deeper; this keeps the text within the lossless codec's default depth
- * limit (1000), so the app can read back what it wrote. Unmerkleized, far fewer steps fit in a datum anyway.
+ * Each coupon nests the datum seven CBOR levels deeper (a When, its cases, the Case, the Pay); this keeps the
+ * deepest bond (address parties) within what a transaction may carry and still be read back
+ * (core/depth-limits.ts), with room to spare. Unmerkleized, far fewer steps fit in a datum anyway.
  */
-export const MAX_COUPONS = 240n
+export const MAX_COUPONS = 160n
 
 /** The issuer's payment deadlines, in order; the last one is maturity. */
 export function couponDeadlines(params: CouponBondParameters): bigint[] {

@@ -6,10 +6,11 @@
  * against the remaining bytes before anything is read, and nesting is capped.
  */
 import { bytesToHex, concatBytes } from '../../bytes'
+import { MAX_DATA_DEPTH } from '../../depth-limits'
 import { PlutusDataError } from './data-types'
 
-/** Deepest nesting of constructors, lists and maps accepted; keeps the recursive decoders far from the stack limit. */
-export const MAX_DATA_DEPTH = 1024
+/** Deepest nesting of constructors, lists and maps accepted (core/depth-limits.ts). */
+export { MAX_DATA_DEPTH }
 
 export const MAJOR_UINT = 0
 export const MAJOR_NEGINT = 1

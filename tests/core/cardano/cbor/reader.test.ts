@@ -270,6 +270,78 @@ describe('CborReader: hostile input', () => {
   })
 })
 
+describe('CborReader.nesting', () => {
+  /** The nesting of a tree read by `item`: what `nesting` must find without building it. */
+  function treeNesting(i: CborItem): { depth: number; containers: number } {
+    const children =
+      i.kind === 'array' ? i.items : i.kind === 'map' ? i.entries.flat() : i.kind === 'tag' ? [i.item] : []
+    const inner = children.map(treeNesting)
+    const container = i.kind === 'array' || i.kind === 'map' ? 1 : 0
+    return {
+      depth: inner.length === 0 ? 0 : 1 + Math.max(...inner.map((n) => n.depth)),
+      containers: container + Math.max(0, ...inner.map((n) => n.containers))
+    }
+  }
+
+  it.each<[string, number, number]>([
+    ['01', 0, 0],
+    ['80', 0, 1],
+    ['8101', 1, 1],
+    ['c24101', 1, 0],
+    ['a1018102', 2, 2],
+    ['9f01ff', 1, 1],
+    ['9f9fffff', 1, 2],
+    ['5f4101ff', 0, 0],
+    ['d87981d87a80', 3, 2]
+  ])('%s nests %i levels, %i containers', (h, depth, containers) => {
+    const r = new CborReader(unhex(h))
+    expect(r.nesting()).toEqual({ depth, containers })
+    expect(r.atEnd()).toBe(true)
+  })
+
+  it('agrees with the tree the reader builds, and ends where the item ends', () => {
+    const { tree } = fc.letrec<{ tree: Cbor }>((t) => ({
+      tree: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.integer(),
+        fc.string(),
+        fc.uint8Array({ maxLength: 4 }),
+        fc.constantFrom<Cbor>(true, null),
+        fc.array(t('tree'), { maxLength: 3 }),
+        fc.record({ indefinite: fc.array(t('tree'), { maxLength: 3 }) }),
+        fc.record({ map: fc.array(fc.tuple(fc.integer(), t('tree')), { maxLength: 3 }) }),
+        fc.record({ tag: fc.constantFrom(2, 121, 258), value: t('tree') })
+      )
+    }))
+    fc.assert(
+      fc.property(tree, (x) => {
+        const bytes = Uint8Array.of(...enc(x), 0x07)
+        const r = new CborReader(bytes)
+        const measured = r.nesting()
+        expect(r.pos).toBe(bytes.length - 1)
+        expect(measured).toEqual(treeNesting(decodeCbor(bytes.subarray(0, -1)).item))
+      }),
+      { numRuns: 1000 }
+    )
+  })
+
+  it('measures what `item` refuses as too deep, without recursion', () => {
+    const deep = new Uint8Array(1_000_001).fill(0x81)
+    deep[1_000_000] = 0
+    expect(new CborReader(deep).nesting()).toEqual({ depth: 1_000_000, containers: 1_000_000 })
+    expect(failure(deep).message).toMatch(/^CBOR is nested deeper than 1200 levels/)
+  })
+
+  it.each([
+    ['8181', 'item: array declares 1 items but only 0 bytes remain at byte 1'],
+    ['81ff', 'unexpected break at byte 1'],
+    ['9f01', 'unexpected end of input: missing break at byte 2'],
+    ['1c', 'reserved additional information 28 at byte 0']
+  ])('refuses malformed %s: %s', (h, message) => {
+    expect(failure(unhex(h), (r) => r.nesting()).message).toBe(message)
+  })
+})
+
 describe('encodeHead / encodeInt', () => {
   it('writes the shortest head', () => {
     expect(Array.from(encodeHead(0, 23n))).toEqual([0x17])

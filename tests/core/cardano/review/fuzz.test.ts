@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TxDecodeError, reviewTransaction, type ReviewContext } from '../../../../src/core/cardano/review'
 import { craft, minimalBody } from '../tx/craft'
-import { PARAMS, byteMutations, lengthMutations, manyInputsTx, randomBytes } from './hostile-cases'
+import { PARAMS, arithmeticCases, byteMutations, lengthMutations, manyInputsTx, randomBytes } from './hostile-cases'
 
 function onlyTypedErrors(bytes: Uint8Array, context: ReviewContext): void {
   try {
@@ -32,6 +32,19 @@ describe('reviewTransaction on hostile bytes', () => {
       fc.property(lengthMutations, ({ bytes, context }) => onlyTypedErrors(bytes, context)),
       { numRuns: 2000 }
     )
+  })
+
+  it('Marlowe arithmetic without bound: reviewed, the semantics run up to the limit and not past it', () => {
+    const results = arithmeticCases().map(({ bytes, context }) => {
+      const [step] = reviewTransaction(bytes, context).marlowe.steps
+      return step?.result.type === 'not-run' ? step.result.reason.replace(/\(.*\)$/, '(…)') : step?.result.type
+    })
+    const beyond = 'the contract computes a value beyond what Marlowe Desk evaluates (…)'
+    expect(results).toEqual([
+      ...['success', 'success', beyond, beyond, beyond, beyond],
+      ...['success', 'success', 'success'],
+      beyond
+    ])
   })
 
   it('deeply nested data: reviewed when Plutus Data allows it, rejected past its limit', () => {

@@ -1,19 +1,29 @@
 /**
  * Hostile inputs for the review: real transactions with the context that exercises most of the review on them,
- * and fast-check arbitraries for random bytes and for byte and length mutations of those transactions. Shared
- * by the fuzz test (a few thousand cases) and the fuzz benchmark (over 100,000).
+ * fast-check arbitraries for random bytes and for byte and length mutations of those transactions, and Marlowe
+ * arithmetic that grows without bound. Shared by the fuzz test (a few thousand cases) and the fuzz benchmark
+ * (over 100,000).
  */
 import fc from 'fast-check'
 import type { ReviewContext } from '../../../../src/core/cardano/review'
+import { onDeposit, when } from '../../../../src/core/marlowe/examples/dsl'
+import { MAX_VALUE_BITS } from '../../../../src/core/marlowe/limits'
+import { encodeMarloweData } from '../../../../src/core/marlowe/plutus/marlowe-data'
+import { ADA, CLOSE, type Contract, type Party } from '../../../../src/core/marlowe/types'
+import { largestWithin, rebinding, squaring } from '../../../support/arithmetic'
 import { unhex } from '../cbor/encode'
 import { craft, minimalBody } from '../tx/craft'
 import {
+  BUYER,
   COST_MODEL_V2,
   ERAS,
   FAKE_SEMANTICS,
   OWN,
+  PRICE,
+  SELLER,
   TX_A,
   governanceTx,
+  initialDatum,
   marloweApplyInputs,
   marloweApplyTx,
   marloweCreateTx,
@@ -27,12 +37,32 @@ import {
 } from '../tx/fixtures'
 
 export const WALLETS = [{ id: 'me', keyHashes: [OWN.hash] }]
+const SELLER_PARTY: Party = { type: 'Address', address: SELLER.enterprise }
+const BUYER_PARTY: Party = { type: 'Address', address: BUYER.enterprise }
 export const PARAMS = {
   minFeeA: 44n,
   minFeeB: 155_381n,
   maxTxSize: 16_384,
   collateralPercentage: 150,
   costModels: { PlutusV2: COST_MODEL_V2 }
+}
+
+const MARLOWE_APPLY_CONTEXT: ReviewContext = {
+  eraSummaries: ERAS,
+  marloweScripts: { [scriptHash(FAKE_SEMANTICS)]: 'marlowe-semantics' },
+  protocolParameters: PARAMS,
+  wallets: WALLETS
+}
+
+export interface HostileCase {
+  readonly bytes: Uint8Array
+  readonly context: ReviewContext
+}
+
+/** The escrow's deposit, reviewed with its context: an ordinary Marlowe review. */
+export const ESCROW_DEPOSIT: HostileCase = {
+  bytes: marloweApplyTx(TX_A),
+  context: { ...MARLOWE_APPLY_CONTEXT, resolvedInputs: marloweApplyInputs(TX_A) }
 }
 
 /** Real transactions with the context that exercises most of the review on them. */
@@ -45,22 +75,8 @@ export const SAMPLES: ReadonlyArray<readonly [Uint8Array, ReviewContext]> = [
   [mintTx(), { wallets: WALLETS }],
   [governanceTx(), { wallets: WALLETS, protocolParameters: PARAMS }],
   [marloweCreateTx(), { eraSummaries: ERAS }],
-  [
-    marloweApplyTx(TX_A),
-    {
-      resolvedInputs: marloweApplyInputs(TX_A),
-      eraSummaries: ERAS,
-      marloweScripts: { [scriptHash(FAKE_SEMANTICS)]: 'marlowe-semantics' },
-      protocolParameters: PARAMS,
-      wallets: WALLETS
-    }
-  ]
+  [ESCROW_DEPOSIT.bytes, ESCROW_DEPOSIT.context]
 ]
-
-export interface HostileCase {
-  readonly bytes: Uint8Array
-  readonly context: ReviewContext
-}
 
 /** Random bytes, reviewed without context. */
 export const randomBytes: fc.Arbitrary<HostileCase> = fc
@@ -88,6 +104,31 @@ export const lengthMutations: fc.Arbitrary<HostileCase> = fc
       : Uint8Array.from([...base.subarray(0, i), ...insert, ...base.subarray(i)])
     return { bytes, context }
   })
+
+/**
+ * Marlowe applies whose spent datum, after the escrow's deposit, does arithmetic that grows without bound unless
+ * the core bounds it (issue 13): `Let` squaring for 8 to 60 steps, a value at the limit rebound hundreds of times
+ * (each `Shadowing` warning carries it twice), and a value at the limit squared at once. Reviewed with their
+ * context: the semantics run on each.
+ */
+export function arithmeticCases(): HostileCase[] {
+  const deposit = (then: Contract): Contract =>
+    when([onDeposit(SELLER_PARTY, BUYER_PARTY, ADA, PRICE, then)], slotTime(10_000))
+  const largest = largestWithin(MAX_VALUE_BITS)
+  const contracts = [
+    ...[8, 11, 12, 20, 30, 60].map((steps) => squaring(steps)),
+    ...[10, 100, 400].map((times) => rebinding(times, largest)),
+    squaring(1, CLOSE, largest)
+  ]
+  const outputDatum = encodeMarloweData(initialDatum())
+  return contracts.map((contract) => {
+    const before = initialDatum(deposit(contract))
+    return {
+      bytes: marloweApplyTx(TX_A, { before, outputDatum }),
+      context: { ...MARLOWE_APPLY_CONTEXT, resolvedInputs: marloweApplyInputs(TX_A, before) }
+    }
+  })
+}
 
 /** A transaction spending `count` inputs, each with a redeemer, and naming `count` (duplicate) required signers. */
 export function manyInputsTx(count: number): Uint8Array {

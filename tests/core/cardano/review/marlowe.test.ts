@@ -6,9 +6,12 @@ import {
   encodePayment,
   encodeState
 } from '../../../../src/core/marlowe/json/encode'
-import { encodeMarloweData } from '../../../../src/core/marlowe/plutus/marlowe-data'
+import { encodeMarloweData, encodeRedeemer } from '../../../../src/core/marlowe/plutus/marlowe-data'
 import { ADA, CLOSE, type Party } from '../../../../src/core/marlowe/types'
 import { onDeposit, when } from '../../../../src/core/marlowe/examples/dsl'
+import { squaring } from '../../../support/arithmetic'
+import { unhex } from '../cbor/encode'
+import { craft, OWN_ADDRESS, type Entries } from '../tx/craft'
 import {
   APPLY_END,
   APPLY_START,
@@ -24,6 +27,7 @@ import {
   ROLES_CURRENCY,
   SELLER,
   TX_C,
+  datumHashHex,
   depositedDatum,
   initialDatum,
   marloweApplyInputs,
@@ -190,6 +194,71 @@ describe('Marlowe apply: what the contract will do', () => {
     expect(review.marlowe.steps[0]?.result).toEqual({
       type: 'not-run',
       reason: 'Marlowe needs a validity interval bounded on both sides, and era summaries to read it as time'
+    })
+  })
+})
+
+describe('Marlowe apply: arithmetic beyond the limit', () => {
+  const addressParty = (k: { enterprise: string }): Party => ({ type: 'Address', address: k.enterprise })
+  // The escrow's deposit case, then `Let` squaring: each step doubles the number's length.
+  const squaringAfterDeposit = (steps: number) =>
+    initialDatum(
+      when([onDeposit(addressParty(SELLER), addressParty(BUYER), ADA, PRICE, squaring(steps))], slotTime(10_000))
+    )
+
+  it('is not run, and says where and how large the value is', () => {
+    for (const steps of [12, 30, 60]) {
+      const before = squaringAfterDeposit(steps)
+      const tx = marloweApplyTx(createId, { before, outputDatum: encodeMarloweData(initialDatum()) })
+      const review = reviewTransaction(tx, resolved(before))
+      const path = `contract.when[0].then${'.then'.repeat(12)}.be`
+      expect(review.marlowe.steps[0]?.result).toEqual({
+        type: 'not-run',
+        reason: `the contract computes a value beyond what Marlowe Desk evaluates (${path}: a value of 6493 bits, over the limit of 4096 bits)`
+      })
+    }
+  })
+
+  it('runs up to the limit', () => {
+    const before = squaringAfterDeposit(11)
+    const tx = marloweApplyTx(createId, { before, continuation: false })
+    const result = reviewTransaction(tx, resolved(before)).marlowe.steps[0]?.result
+    expect(result).toMatchObject({ type: 'success', closes: true })
+    if (result?.type === 'success') expect(result.warnings).toHaveLength(11)
+  })
+})
+
+describe('Marlowe apply: several inputs from the semantics script', () => {
+  it('runs the semantics once: the validator fails on a second input from its script', () => {
+    const before = initialDatum()
+    const datum = encodeMarloweData(before)
+    const redeemer = encodeRedeemer([DEPOSIT])
+    const body: Entries = [
+      [0, { tag: 258, value: [0, 1, 2].map((i) => [unhex(TX_C), i]) }],
+      [1, [[OWN_ADDRESS, 1_000_000]]],
+      [2, 200_000],
+      [3, APPLY_END],
+      [8, APPLY_START]
+    ]
+    const redeemers = [0, 1, 2].map((i) => [0, i, { raw: redeemer }, [1, 1]])
+    const tx = craft(body, {
+      witnessSet: [
+        [4, [{ raw: datum }]],
+        [5, redeemers]
+      ]
+    })
+    const resolvedInputs = [0, 1, 2].map((index) => ({
+      ref: { txId: TX_C, index },
+      address: scriptAddress(SEMANTICS),
+      value: { lovelace: MIN_ADA, assets: {} },
+      datumHash: datumHashHex(datum)
+    }))
+    const steps = reviewTransaction(tx, { ...KNOWN, resolvedInputs }).marlowe.steps
+    expect(steps.map((step) => step.result.type)).toEqual(['success', 'not-run', 'not-run'])
+    expect(steps[1]?.result).toEqual({
+      type: 'not-run',
+      reason:
+        'the transaction spends another input from the same Marlowe script, and the validator accepts only one (it fails with "w")'
     })
   })
 })
