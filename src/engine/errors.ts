@@ -2,6 +2,8 @@
  * The engine's one error type. `code` is Marlowe Runtime's `errorCode` where Runtime has one (so the HTTP
  * edge maps it without translation); `details` is plain JSON-safe data for the UI and API.
  */
+import { storageFailureCode } from '../store/storage-failure'
+
 export type EngineErrorKind = 'BadRequest' | 'NotFound' | 'Conflict' | 'Forbidden' | 'Unavailable' | 'Internal'
 
 export class EngineError extends Error {
@@ -14,4 +16,22 @@ export class EngineError extends Error {
     super(message)
     this.name = 'EngineError'
   }
+}
+
+/**
+ * The engine's error for a store that refused a write or a read (a full disk, an I/O error, a locked file), or
+ * undefined for any other error. The interrupted SQLite transaction was rolled back whole: nothing half-written
+ * stays and nothing accepted before is lost, so the caller can try again once there is room.
+ */
+export function storageError(e: unknown): EngineError | undefined {
+  const code = storageFailureCode(e)
+  if (code === undefined) return undefined
+  return new EngineError(
+    'Unavailable',
+    'StorageUnavailable',
+    code.startsWith('SQLITE_FULL')
+      ? 'The store is full (the disk has no room left): nothing was changed. Free some space and try again'
+      : 'The store cannot be written or read now: nothing was changed. Try again later',
+    { sqlite: code }
+  )
 }

@@ -175,6 +175,8 @@ export function createServer(options: ServerOptions): FastifyInstance {
     }
     const { status, body } = errorResponse(error)
     if (status >= 500 && status !== 503) request.log.error({ err: error }, 'request failed')
+    // A full or failing disk is the operator's to fix: say so in the log too.
+    if (body.errorCode === 'StorageUnavailable') request.log.warn({ err: error }, 'the store refused a write')
     return sendJson(reply, status, body)
   })
 

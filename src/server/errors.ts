@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '../core/json/lossless'
 import { toJsonValue } from '../core/json/plain'
-import { EngineError, type EngineErrorKind } from '../engine/errors'
+import { EngineError, storageError, type EngineErrorKind } from '../engine/errors'
 
 export const STATUS_OF_KIND: Readonly<Record<EngineErrorKind, number>> = {
   BadRequest: 400,
@@ -40,7 +40,8 @@ function detailsOf(e: EngineError): JsonValue {
 }
 
 /** The response for anything a handler threw; unknown errors are 500s that say nothing of internals. */
-export function errorResponse(e: unknown): ErrorBody {
+export function errorResponse(thrown: unknown): ErrorBody {
+  const e = storageError(thrown) ?? thrown
   if (e instanceof HttpError)
     return { status: e.status, body: { message: e.message, errorCode: e.errorCode, details: e.details } }
   if (e instanceof EngineError) {

@@ -7,7 +7,7 @@ import type { DeskErrorBody } from '../../api/contract'
 import { ChainError, type ChainErrorKind } from '../../chain/provider'
 import { isJsonObject, type JsonObject } from '../../core/json/lossless'
 import { toJsonValue } from '../../core/json/plain'
-import { EngineError, type EngineErrorKind } from '../errors'
+import { EngineError, storageError, type EngineErrorKind } from '../errors'
 
 /** A refusal of the desk itself, in the engine's one error type. */
 export function deskFailure(
@@ -55,7 +55,8 @@ function withDetails(code: string, message: string, details: Readonly<Record<str
 }
 
 /** The body of a known error, or undefined for an error the desk does not know (log it, show `INTERNAL_ERROR`). */
-export function knownErrorBody(e: unknown): DeskErrorBody | undefined {
+export function knownErrorBody(thrown: unknown): DeskErrorBody | undefined {
+  const e = storageError(thrown) ?? thrown
   if (e instanceof EngineError) {
     // The service words a ledger refusal for Runtime clients (`SubmitFailed "…"`); say it in a sentence.
     const reason = e.details['reason']
