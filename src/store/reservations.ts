@@ -30,6 +30,7 @@ export class SqliteInputReservations {
   private readonly insertReservation
   private readonly insertRef
   private readonly deleteReservation
+  private readonly deleteOrphans
 
   constructor(private readonly db: Db) {
     this.deleteExpired = db.prepare('DELETE FROM reservations WHERE expires_at <= ?')
@@ -43,6 +44,18 @@ export class SqliteInputReservations {
     this.insertReservation = db.prepare('INSERT INTO reservations (key, expires_at) VALUES (?, ?)')
     this.insertRef = db.prepare('INSERT OR IGNORE INTO reservation_refs (key, ref, mode) VALUES (?, ?, ?)')
     this.deleteReservation = db.prepare('DELETE FROM reservations WHERE key = ?')
+    this.deleteOrphans = db.prepare('DELETE FROM reservations WHERE key NOT IN (SELECT reservation_key FROM txs)')
+  }
+
+  /**
+   * Frees the reservations no stored build holds: a process killed between reserving a build's inputs and
+   * storing the build leaves one behind, which would keep those inputs from every build until it lapsed. Run
+   * when the store is opened, before any build of this process; how many were freed. (A second process
+   * building on the same file at that very moment would lose its reservation for that build: at worst two
+   * builds then spend one input, and the node refuses the second at submit.)
+   */
+  releaseOrphans(): number {
+    return this.deleteOrphans.run().changes
   }
 
   reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }> {

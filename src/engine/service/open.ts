@@ -35,6 +35,7 @@ export function openService(options: OpenServiceOptions): OpenService {
   const db = openDatabase(options.databasePath)
   const now = options.now ?? Date.now
   const reservations = new SqliteInputReservations(db)
+  reservations.releaseOrphans()
   const builder = new MarloweTxBuilder({ ...options.builder, provider: options.provider, reservations, now })
   const store = new ServiceStore(db)
   recordMissingParties(store)
