@@ -15,6 +15,7 @@ import { openService, type OpenService } from '../../src/engine/service'
 import { createServer, listen, type ServerOptions } from '../../src/server/app'
 import { ManualClock, T0, type TestWallet } from '../engine/build/support'
 import { witnessEnvelope } from '../engine/service/support'
+import { validatorsFromEnv } from '../chain/support/sandbox'
 
 export const TOKEN = 'test-token-0123456789'
 
@@ -37,7 +38,7 @@ export async function startServer(
   } = {}
 ): Promise<TestServer> {
   const clock = new ManualClock()
-  const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   const databasePath = options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-server-')), 'store.sqlite')
   const opened = openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
   const { token = TOKEN, databasePath: _path, ...serverOptions } = options

@@ -1,7 +1,7 @@
 /**
- * Vitest global setup: says which Marlowe scripts the lifecycle tests' sandboxes (the tests/engine harnesses) run
- * — the stand-ins, or the validators in `MARLOWE_VALIDATORS_DIR` (checked here, so a wrong directory fails the
- * run at once).
+ * Vitest global setup: says which Marlowe scripts the lifecycle tests' sandboxes (the tests/engine and
+ * tests/server harnesses) run — the stand-ins, or the validators in `MARLOWE_VALIDATORS_DIR` (checked here, so a
+ * wrong directory fails the run at once).
  */
 import { readValidatorDir } from '../../src/chain/marlowe-scripts'
 

@@ -16,6 +16,7 @@ import { Keystore } from '../../../src/engine/keys'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { ManualClock, T0 } from '../build/support'
 import { FAST_SCRYPT } from '../keys/support'
+import { validatorsFromEnv } from '../../chain/support/sandbox'
 
 export { PASSWORD } from '../keys/support'
 
@@ -67,7 +68,9 @@ export async function deskHarness(
 ): Promise<DeskHarness> {
   const clock = new ManualClock()
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-desk-'))
-  const provider = options.provider ?? SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
+  const provider =
+    options.provider ??
+    SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   const opened = openService({
     provider,
     databasePath: join(dir, 'service.sqlite'),
