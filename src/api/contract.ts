@@ -174,6 +174,11 @@ export interface DeskSettings {
   readonly autoLockMinutes: number
   /** The Runtime-compatible HTTP API on 127.0.0.1:port for other programs; off by default. */
   readonly localApi: { readonly enabled: boolean; readonly port: number }
+  /**
+   * On the sandbox: a directory of the Marlowe validators (cardano-cli TextEnvelopes, as `validators fetch`
+   * writes them) to run instead of the stand-ins. Each set of scripts has a sandbox and a store of its own.
+   */
+  readonly sandboxValidators?: string
 }
 
 /** The local API server as it runs now. */

@@ -10,11 +10,13 @@ import {
   type DeskCall,
   type DeskSettings,
   type LocalApiState,
+  type NetworkName,
   type NodeSettings,
   type SettingsState
 } from '../api/contract'
 import { openNodeChain, type ChainTuning, type OpenedChain } from '../chain/open'
-import { SandboxProvider, type SandboxOptions } from '../chain/sandbox'
+import { MarloweScriptsError, readValidatorDir } from '../chain/marlowe-scripts'
+import { SandboxProvider, sandboxGenesis, type SandboxOptions } from '../chain/sandbox'
 import {
   ActivityTracker,
   createDesk,
@@ -54,8 +56,18 @@ export interface DeskHostOptions {
 }
 
 /** The engine as it runs now. */
+/**
+ * A chain as the host runs it, with the store file of its service: one per network, and on the sandbox one per
+ * set of Marlowe scripts (the stand-ins, or each validators directory), since each is a chain of its own.
+ */
+interface HostChain extends OpenedChain {
+  readonly storeFile: string
+  /** The validators directory the sandbox runs, when not the stand-ins. */
+  readonly validators?: string
+}
+
 interface Engine {
-  readonly chain: OpenedChain
+  readonly chain: HostChain
   /** The node it was opened with (empty on the sandbox). */
   readonly node: NodeSettings
   readonly opened: OpenService
@@ -133,10 +145,10 @@ export class DeskHost {
     let warning = loaded.warning
     const throttle = new UnlockThrottle()
     const keystore = await openKeystore(options, loaded.settings.autoLockMinutes, throttle)
-    let chain: OpenedChain
+    let chain: HostChain
     let node: NodeSettings
     if (options.fixedChain !== undefined) {
-      chain = options.fixedChain.chain
+      chain = { ...options.fixedChain.chain, storeFile: storeFileOf(options.fixedChain.chain.network) }
       node = options.fixedChain.node
     } else {
       try {
@@ -206,7 +218,10 @@ export class DeskHost {
     if (fixedLocalApi !== undefined && apiChanged) throw deskFailure('Forbidden', 'LocalApiFixed', fixedLocalApi.reason)
 
     const running = this.engine
-    const chainChanges = next.network !== running.chain.network || !sameNode(next.node, running.node)
+    const chainChanges =
+      next.network !== running.chain.network ||
+      !sameNode(next.node, running.node) ||
+      (next.network === 'sandbox' && next.sandboxValidators !== running.chain.validators)
     // The risky part first (a node that does not answer, a wrong network): until it succeeds nothing changes.
     if (chainChanges) stage('Connecting to the node')
     const chain = chainChanges ? await openChainOf(this.options, next) : undefined
@@ -233,7 +248,7 @@ export class DeskHost {
 
   /** Swaps in a new chain (and its network's service) and/or keystore once the calls in flight are done. */
   private async switchTo(
-    chain: OpenedChain | undefined,
+    chain: HostChain | undefined,
     node: NodeSettings,
     keystore: Keystore | undefined,
     stage: StageFn
@@ -259,7 +274,7 @@ export class DeskHost {
     })
   }
 
-  private engineOf(chain: OpenedChain, node: NodeSettings, opened: OpenService, keystore: Keystore): Engine {
+  private engineOf(chain: HostChain, node: NodeSettings, opened: OpenService, keystore: Keystore): Engine {
     const desk = createDesk({
       service: opened.service,
       store: opened.store,
@@ -292,23 +307,50 @@ function openKeystore(options: DeskHostOptions, autoLockMinutes: number, throttl
   })
 }
 
-function openSandbox(options: DeskHostOptions): OpenedChain {
-  const dataDir = join(options.dataDir, 'sandbox')
+function storeFileOf(network: NetworkName, variant?: string): string {
+  return variant === undefined ? `service-${network}.sqlite` : `service-${network}-${variant}.sqlite`
+}
+
+/** The sandbox on the stand-ins, or on the validators in `validators` (a sandbox and a store of their own). */
+function openSandbox(options: DeskHostOptions, validators?: string): HostChain {
+  let variant: string | undefined
+  if (validators !== undefined) {
+    try {
+      variant = sandboxGenesis(readValidatorDir(validators)).id.slice(0, 16)
+    } catch (e) {
+      if (!(e instanceof MarloweScriptsError)) throw e
+      throw deskFailure('BadRequest', 'ValidatorsUnusable', `the sandbox cannot run those validators: ${e.message}`, {
+        dir: validators
+      })
+    }
+  }
+  const dataDir = join(options.dataDir, variant === undefined ? 'sandbox' : `sandbox-${variant}`)
   // The sandbox writes its state files with the process's umask; in a 0700 directory no one else reads them.
   ensurePrivateDir(dataDir)
-  const provider = SandboxProvider.open({ ...options.sandbox, dataDir })
-  return { provider, network: 'sandbox', close: () => provider.close() }
+  const provider = SandboxProvider.open({
+    ...options.sandbox,
+    ...(validators === undefined ? {} : { validators }),
+    dataDir
+  })
+  return {
+    provider,
+    network: 'sandbox',
+    close: () => provider.close(),
+    storeFile: storeFileOf('sandbox', variant),
+    ...(validators === undefined ? {} : { validators })
+  }
 }
 
-async function openChainOf(options: DeskHostOptions, settings: DeskSettings): Promise<OpenedChain> {
-  if (settings.network === 'sandbox') return openSandbox(options)
-  return openNodeChain(settings.network, settings.node, options.chainTuning)
+async function openChainOf(options: DeskHostOptions, settings: DeskSettings): Promise<HostChain> {
+  if (settings.network === 'sandbox') return openSandbox(options, settings.sandboxValidators)
+  const chain = await openNodeChain(settings.network, settings.node, options.chainTuning)
+  return { ...chain, storeFile: storeFileOf(chain.network) }
 }
 
-function openServiceOf(options: DeskHostOptions, chain: OpenedChain): OpenService {
+function openServiceOf(options: DeskHostOptions, chain: HostChain): OpenService {
   return openService({
     ...options.service,
     provider: chain.provider,
-    databasePath: join(options.dataDir, `service-${chain.network}.sqlite`)
+    databasePath: join(options.dataDir, chain.storeFile)
   })
 }

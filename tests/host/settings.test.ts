@@ -10,6 +10,9 @@ import { describe, expect, test } from 'vitest'
 import type { DeskSettings } from '../../src/api/contract'
 import { DEFAULT_SETTINGS } from '../../src/engine/desk/settings-file'
 import { PASSWORD } from '../engine/desk/support'
+import { ChainError } from '../../src/chain/provider'
+import { SandboxProvider, sandboxGenesis } from '../../src/chain/sandbox'
+import { testValidators, writeTestValidatorDir } from '../chain/support/validators'
 import { dataDir, freePort, openHost, previewPeer } from './host-support'
 
 const withApi = (enabled: boolean, port: number): DeskSettings => ({ ...DEFAULT_SETTINGS, localApi: { enabled, port } })
@@ -79,6 +82,11 @@ describe('settings.get and settings.update', () => {
       'a Kupo URL that is not http://',
       { ...DEFAULT_SETTINGS, network: 'preprod', node: { ogmios: 'ws://a:1', kupo: 'ws://a:1442' } },
       'node.kupo'
+    ],
+    [
+      'a validators folder that is not a whole path',
+      { ...DEFAULT_SETTINGS, sandboxValidators: 'v' },
+      'sandboxValidators'
     ],
     ['an unknown network', { ...DEFAULT_SETTINGS, network: 'testnet' }, 'network'],
     ['zero minutes', { ...DEFAULT_SETTINGS, autoLockMinutes: 0 }, 'autoLockMinutes'],
@@ -159,6 +167,41 @@ describe('switching networks', () => {
     await ok('settings.update', DEFAULT_SETTINGS)
     expect((await ok('app.status', {})).network).toBe('sandbox')
     expect((await ok('wallets.list', {})).map((w) => w.id)).toEqual([wallet.id])
+  })
+
+  test('the sandbox on a validators folder: a sandbox and a store of its own; back to the stand-ins; a bad folder is refused', async () => {
+    const dir = dataDir()
+    const given = testValidators('desk settings')
+    const folder = writeTestValidatorDir(given)
+    const id = sandboxGenesis(given).id.slice(0, 16)
+    const { ok, fails } = await openHost(dir)
+    const { wallet } = await ok('wallets.create', { name: 'Ada', password: PASSWORD })
+    await ok('sandbox.fund', { walletId: wallet.id, ada: 10n })
+
+    const onValidators: DeskSettings = { ...DEFAULT_SETTINGS, sandboxValidators: folder }
+    expect((await ok('settings.update', onValidators)).settings).toEqual(onValidators)
+    expect(existsSync(join(dir, `sandbox-${id}`))).toBe(true)
+    expect(existsSync(join(dir, `service-sandbox-${id}.sqlite`))).toBe(true)
+    // A new ledger: the stand-ins' funds are not on it.
+    expect((await ok('wallets.balance', { walletId: wallet.id })).lovelace).toBe(0n)
+
+    const empty = dataDir()
+    const bad = await fails('settings.update', { ...DEFAULT_SETTINGS, sandboxValidators: empty }, 'ValidatorsUnusable')
+    expect(bad.message).toMatch(/^The sandbox cannot run those validators: the semantics validator file/)
+    expect((await ok('settings.get', {})).settings).toEqual(onValidators)
+
+    await ok('settings.update', DEFAULT_SETTINGS)
+    expect((await ok('wallets.balance', { walletId: wallet.id })).lovelace).toBe(10_000_000n)
+    // The folder's sandbox was made with its scripts: the stand-ins cannot open it, they can.
+    const refused = (() => {
+      try {
+        SandboxProvider.open({ dataDir: join(dir, `sandbox-${id}`), clockTickMs: false })
+      } catch (e) {
+        return e
+      }
+      return undefined
+    })()
+    expect(refused).toBeInstanceOf(ChainError)
   })
 
   test('a node that cannot be reached is refused and nothing changes', async () => {

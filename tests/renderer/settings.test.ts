@@ -128,6 +128,19 @@ describe('settings', () => {
     ])
   })
 
+  test('the sandbox’s validators folder is saved with the settings; a relative path is explained', async () => {
+    const { desk, wrapper } = await openSettings()
+    await find(wrapper, 'field-sandbox-validators').setValue('validators')
+    await find(wrapper, 'settings-form').trigger('submit')
+    await flushPromises()
+    expect(wrapper.text()).toContain('Enter the folder’s whole path')
+    expect(desk.requests('settings.update')).toEqual([])
+    await find(wrapper, 'field-sandbox-validators').setValue(' /home/me/validators ')
+    await find(wrapper, 'settings-form').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('settings.update')).toEqual([{ ...DEFAULTS, sandboxValidators: '/home/me/validators' }])
+  })
+
   test('bad minutes and ports are explained and not sent', async () => {
     const { desk, wrapper } = await openSettings()
     await find(wrapper, 'field-auto-lock').setValue('0')

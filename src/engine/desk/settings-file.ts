@@ -5,7 +5,7 @@
  * failure to start.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, isAbsolute } from 'node:path'
 import { z } from 'zod'
 import type { DeskSettings, NetworkName, NodeSettings } from '../../api/contract'
 import { decodeWire } from '../../api/wire'
@@ -68,7 +68,12 @@ export const settingsSchema = z
     localApi: z.strictObject({
       enabled: z.boolean(),
       port: z.int().min(1024, 'a port from 1024 to 65535').max(65535, 'a port from 1024 to 65535')
-    })
+    }),
+    sandboxValidators: z
+      .string()
+      .max(4096)
+      .refine((dir) => isAbsolute(dir), 'not an absolute path')
+      .exactOptional()
   })
   .superRefine((value, ctx) => {
     const problem = nodeProblem(value.network, value.node)

@@ -11,6 +11,7 @@ export interface SettingsFields {
   projectId: string
   blockfrostUrl: string
   submitApi: string
+  sandboxValidators: string
   autoLockMinutes: string
   apiEnabled: boolean
   apiPort: string
@@ -28,6 +29,7 @@ export function fieldsOf(settings: DeskSettings): SettingsFields {
     projectId: node.blockfrost?.projectId ?? '',
     blockfrostUrl: node.blockfrost?.url ?? '',
     submitApi: node.submitApi ?? '',
+    sandboxValidators: settings.sandboxValidators ?? '',
     autoLockMinutes: String(settings.autoLockMinutes),
     apiEnabled: settings.localApi.enabled,
     apiPort: String(settings.localApi.port)
@@ -65,13 +67,18 @@ export function settingsOf(fields: SettingsFields): { settings?: DeskSettings; e
   if (minutes === undefined) errors.autoLockMinutes = 'Enter a whole number of minutes from 1 to 1440.'
   const port = wholeNumber(fields.apiPort, 1024, 65535)
   if (port === undefined) errors.apiPort = 'Enter a port from 1024 to 65535.'
+  const validators = fields.sandboxValidators.trim()
+  // The engine checks the folder itself; here only that it is a whole path (POSIX, or a Windows drive or share).
+  if (validators !== '' && !/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(validators))
+    errors.sandboxValidators = 'Enter the folder’s whole path, like /home/me/validators.'
   if (minutes === undefined || port === undefined || Object.keys(errors).length > 0) return { errors }
   return {
     settings: {
       network: fields.network,
       node,
       autoLockMinutes: minutes,
-      localApi: { enabled: fields.apiEnabled, port }
+      localApi: { enabled: fields.apiEnabled, port },
+      ...(validators === '' ? {} : { sandboxValidators: validators })
     },
     errors
   }
