@@ -47,12 +47,13 @@ module.exports = {
     enableCookieEncryption: true,
     enableNodeOptionsEnvironmentVariable: false,
     enableNodeCliInspectArguments: false,
+    // Checked by Electron on macOS and Windows only: Linux has no embedded hash to check (README, Installers).
     enableEmbeddedAsarIntegrityValidation: true,
     onlyLoadAppFromAsar: true,
+    // The renderer is served on app:// (src/main/app-protocol.ts): file:// pages need no extra privileges.
+    grantFileProtocolExtraPrivileges: false,
     // Flipping fuses breaks the ad-hoc signature of an unsigned arm64 macOS build; re-sign it ad hoc.
     resetAdHocDarwinSignature: true
-    // grantFileProtocolExtraPrivileges stays at Electron's default while the renderer loads from file:// (its
-    // module scripts need it); turn it off once a custom protocol serves the UI.
   },
 
   linux: {

@@ -1,17 +1,24 @@
 /**
  * Where the app's own page comes from, and whether a frame is that page: the dev server's origin while
- * developing, else the built `index.html` file. IPC from any other frame — an iframe, a page navigated
- * elsewhere, a file that is not ours — is refused.
+ * developing, else the built renderer served on the app's own scheme (`app://desk/index.html`, ./app-protocol).
+ * IPC from any other frame — an iframe, a page navigated elsewhere, a `file://` page — is refused.
  */
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 
-export type AppPage = { readonly kind: 'dev'; readonly url: string } | { readonly kind: 'file'; readonly path: string }
+/** The privileged scheme and host the packaged renderer is served on: one fixed origin in every install folder. */
+export const APP_SCHEME = 'app'
+export const APP_HOST = 'desk'
+export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
+
+export type AppPage =
+  | { readonly kind: 'dev'; readonly url: string }
+  /** `url` on the app scheme, answered from the files under `root` (the built renderer). */
+  | { readonly kind: 'app'; readonly url: string; readonly root: string }
 
 /** The dev server's URL when electron-vite runs one (never in a packaged app), else the built page. */
 export function appPage(isPackaged: boolean, devUrl: string | undefined, outDir: string): AppPage {
   if (!isPackaged && devUrl !== undefined) return { kind: 'dev', url: devUrl }
-  return { kind: 'file', path: join(outDir, 'renderer', 'index.html') }
+  return { kind: 'app', url: APP_PAGE_URL, root: join(outDir, 'renderer') }
 }
 
 /** The frame a message came from, as much of Electron's `WebFrameMain` as the check reads. */
@@ -30,6 +37,8 @@ export function isAppFrame(page: AppPage, frame: SenderFrame | null | undefined)
     return false
   }
   if (page.kind === 'dev') return url.origin === new URL(page.url).origin
-  const own = pathToFileURL(page.path)
-  return url.protocol === 'file:' && url.host === own.host && url.pathname === own.pathname
+  // Node gives a custom scheme's URL no origin: compare the whole address but its query and the router's hash.
+  url.search = ''
+  url.hash = ''
+  return url.href === page.url
 }

@@ -1,30 +1,36 @@
 /**
- * Electron main: one instance, one locked-down window, every permission denied, and the engine behind one
- * IPC handler that only the app's own page may call. The logic lives in the modules beside this file.
+ * Electron main: one instance, one locked-down window, every permission denied, the built page served on the
+ * app's own scheme, and the engine behind one IPC handler that only the app's own page may call. The logic
+ * lives in the modules beside this file.
  */
 import { join } from 'node:path'
-import { app, BrowserWindow, ipcMain, session } from 'electron'
-import { appPage, isAppFrame } from './app-page'
+import { app, BrowserWindow, ipcMain, protocol, session } from 'electron'
+import { APP_SCHEME, appPage, isAppFrame } from './app-page'
+import { APP_SCHEME_REGISTRATION, appProtocolHandler } from './app-protocol'
 import { openDeskEngine, type DeskEngine } from './engine'
 import { registerDeskIpc } from './ipc'
 import { createWindow, lockDown } from './window'
 
 const page = appPage(app.isPackaged, process.env['ELECTRON_RENDERER_URL'], join(__dirname, '..'))
 const preloadPath = join(__dirname, '../preload/index.js')
+const rules = { devTools: !app.isPackaged }
 
 async function start(): Promise<DeskEngine> {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
   session.defaultSession.setPermissionCheckHandler(() => false)
   const engine = await openDeskEngine(app.getPath('userData'), app.getVersion())
   registerDeskIpc(ipcMain, engine.desk, (frame) => isAppFrame(page, frame))
-  createWindow(page, preloadPath)
+  if (page.kind === 'app') protocol.handle(APP_SCHEME, appProtocolHandler(page.root))
+  createWindow(page, preloadPath, rules)
   return engine
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
-  app.on('web-contents-created', (_event, contents) => lockDown(contents))
+  // Only possible before ready: the scheme's privileges are fixed when Chromium starts.
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_REGISTRATION])
+  app.on('web-contents-created', (_event, contents) => lockDown(contents, rules))
   app.on('second-instance', () => {
     const win = BrowserWindow.getAllWindows()[0]
     if (win === undefined) return

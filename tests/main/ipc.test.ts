@@ -18,12 +18,14 @@ import { deskHarness, PASSWORD, type DeskHarness } from '../engine/desk/support'
 type Handler = (event: InvokeEvent, ...args: unknown[]) => Promise<string>
 
 const OUT = '/opt/Marlowe Desk/resources/app.asar/out'
-const FILE_PAGE = appPage(true, 'http://localhost:5173', OUT)
-const PAGE_URL = pathToFileURL(join(OUT, 'renderer', 'index.html')).href
+const PACKAGED_PAGE = appPage(true, 'http://localhost:5173', OUT)
+const PAGE_URL = 'app://desk/index.html'
+/** Where the page came from before it had its own scheme: no longer the app. */
+const FILE_URL = pathToFileURL(join(OUT, 'renderer', 'index.html')).href
 const top = (url: string): SenderFrame => ({ url, parent: null })
 
 /** Registers the handler on a fake ipcMain and returns it. */
-function handlerFor(desk: DeskHandlers, page: AppPage = FILE_PAGE): Handler {
+function handlerFor(desk: DeskHandlers, page: AppPage = PACKAGED_PAGE): Handler {
   const handlers = new Map<string, Handler>()
   registerDeskIpc({ handle: (channel, h) => handlers.set(channel, h) }, desk, (frame) => isAppFrame(page, frame), {
     logError: () => undefined
@@ -37,32 +39,44 @@ const echoDesk = Object.fromEntries(
 ) as unknown as DeskHandlers
 
 describe('the app page', () => {
-  test('packaged: the built file, whatever the dev URL says', () => {
-    expect(FILE_PAGE).toEqual({ kind: 'file', path: join(OUT, 'renderer', 'index.html') })
+  test('packaged: the built renderer on the app scheme, whatever the dev URL says', () => {
+    expect(PACKAGED_PAGE).toEqual({ kind: 'app', url: PAGE_URL, root: join(OUT, 'renderer') })
     expect(appPage(false, 'http://localhost:5173', OUT)).toEqual({ kind: 'dev', url: 'http://localhost:5173' })
-    expect(appPage(false, undefined, OUT).kind).toBe('file')
+    expect(appPage(false, undefined, OUT)).toEqual(PACKAGED_PAGE)
   })
 
   test('only the top frame of that page is the app', () => {
-    expect(isAppFrame(FILE_PAGE, top(PAGE_URL))).toBe(true)
-    expect(isAppFrame(FILE_PAGE, top(`${PAGE_URL}#/contracts?x=1`))).toBe(true)
+    expect(isAppFrame(PACKAGED_PAGE, top(PAGE_URL))).toBe(true)
+    expect(isAppFrame(PACKAGED_PAGE, top(`${PAGE_URL}#/contracts?x=1`))).toBe(true)
     for (const url of [
+      FILE_URL,
+      `${FILE_URL}#/contracts`,
       `${PAGE_URL}.evil.html`,
-      pathToFileURL(join(OUT, 'renderer', 'other.html')).href,
+      'app://desk/other.html',
+      'app://desk/',
+      'app://desk/assets/index.html',
+      'app://desk.evil/index.html',
+      'app://evil.desk/index.html',
+      'app://user@desk/index.html',
+      'app://desk:8080/index.html',
+      'app:desk/index.html',
+      'other://desk/index.html',
+      'https://desk/index.html',
       pathToFileURL('/tmp/index.html').href,
       'https://example.com/out/renderer/index.html',
       'http://localhost:5173/',
       'not a url',
       ''
     ]) {
-      expect(isAppFrame(FILE_PAGE, top(url)), url).toBe(false)
+      expect(isAppFrame(PACKAGED_PAGE, top(url)), url).toBe(false)
     }
-    expect(isAppFrame(FILE_PAGE, { url: PAGE_URL, parent: {} })).toBe(false)
-    expect(isAppFrame(FILE_PAGE, null)).toBe(false)
+    expect(isAppFrame(PACKAGED_PAGE, { url: PAGE_URL, parent: {} })).toBe(false)
+    expect(isAppFrame(PACKAGED_PAGE, null)).toBe(false)
     const dev: AppPage = { kind: 'dev', url: 'http://localhost:5173/' }
     expect(isAppFrame(dev, top('http://localhost:5173/#/wallet'))).toBe(true)
     expect(isAppFrame(dev, top('http://localhost:5174/'))).toBe(false)
     expect(isAppFrame(dev, top('http://localhost:5173.evil.com/'))).toBe(false)
+    expect(isAppFrame(dev, top(PAGE_URL))).toBe(false)
   })
 })
 
@@ -82,6 +96,7 @@ describe('registerDeskIpc', () => {
       top('https://example.com/'),
       { url: PAGE_URL, parent: { url: PAGE_URL } },
       top(pathToFileURL('/home/me/Downloads/index.html').href),
+      top(FILE_URL),
       null
     ]) {
       await expect(handle({ senderFrame }, 'app.status', '{}')).rejects.toThrow(/refused/)

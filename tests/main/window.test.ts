@@ -1,7 +1,8 @@
 /**
  * The Electron main process, run in Node with `electron` mocked (no Electron binary can run here) and the
- * engine stubbed: one locked-down window, navigation, new windows, webviews and permissions refused, one
- * instance only, the engine opened under the app's data directory behind one IPC handler, closed on quit.
+ * engine stubbed: one locked-down window loaded from the app's own scheme, navigation of any frame, new windows,
+ * webviews and permissions refused, no DevTools once packaged, one instance only, the engine opened under the
+ * app's data directory behind one IPC handler, closed on quit.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -15,21 +16,29 @@ interface Listener {
 interface FakeContents {
   readonly handlers: Map<string, Listener>
   openHandler?: Listener
+  devToolsClosed: number
   setWindowOpenHandler(h: Listener): void
   on(e: string, h: Listener): void
+  closeDevTools(): void
 }
 
 function fakeContents(): FakeContents {
   return {
     handlers: new Map(),
+    devToolsClosed: 0,
     setWindowOpenHandler(h) {
       this.openHandler = h
     },
     on(e, h) {
       this.handlers.set(e, h)
+    },
+    closeDevTools() {
+      this.devToolsClosed += 1
     }
   }
 }
+
+type ProtocolHandler = (request: Request) => Promise<Response>
 
 const state = vi.hoisted(() => ({
   windows: [] as Array<{
@@ -44,6 +53,11 @@ const state = vi.hoisted(() => ({
   ipcHandlers: new Map<string, Listener>(),
   permissionHandler: undefined as Listener | undefined,
   permissionCheck: undefined as Listener | undefined,
+  /** The privileged schemes registered, and whether the app was ready then. */
+  schemes: [] as Array<{ registration: unknown; afterReady: boolean }>,
+  protocolHandlers: new Map<string, ProtocolHandler>(),
+  isReady: false,
+  packaged: true,
   gotLock: true,
   quit: vi.fn(),
   ready: undefined as (() => void) | undefined,
@@ -86,7 +100,9 @@ vi.mock('electron', () => {
   return {
     BrowserWindow,
     app: {
-      isPackaged: true,
+      get isPackaged() {
+        return state.packaged
+      },
       requestSingleInstanceLock: () => state.gotLock,
       quit: state.quit,
       on: (e: string, h: Listener) => state.appHandlers.set(e, h),
@@ -95,6 +111,12 @@ vi.mock('electron', () => {
       getVersion: () => '1.2.3'
     },
     ipcMain: { handle: (channel: string, h: Listener) => state.ipcHandlers.set(channel, h) },
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: unknown[]) => {
+        for (const registration of schemes) state.schemes.push({ registration, afterReady: state.isReady })
+      },
+      handle: (scheme: string, h: ProtocolHandler) => state.protocolHandlers.set(scheme, h)
+    },
     session: {
       defaultSession: {
         setPermissionRequestHandler: (h: Listener) => {
@@ -120,8 +142,18 @@ const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
 async function startMain(): Promise<void> {
   vi.resetModules()
   await import('../../src/main/index')
+  state.isReady = true
   state.ready?.()
   await settle()
+}
+
+/** A key press as Electron's before-input-event reports it. */
+function key(
+  code: string,
+  key: string,
+  modifiers: { control?: boolean; shift?: boolean; alt?: boolean; meta?: boolean }
+) {
+  return { type: 'keyDown', code, key, control: false, shift: false, alt: false, meta: false, ...modifiers }
 }
 
 beforeEach(() => {
@@ -130,6 +162,10 @@ beforeEach(() => {
   state.ipcHandlers.clear()
   state.permissionHandler = undefined
   state.permissionCheck = undefined
+  state.schemes.length = 0
+  state.protocolHandlers.clear()
+  state.isReady = false
+  state.packaged = true
   state.gotLock = true
   state.quit.mockReset()
   state.opened.length = 0
@@ -143,14 +179,90 @@ describe('main window', () => {
     const prefs = state.windows[0]!.options['webPreferences'] as Record<string, unknown>
     expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true })
     expect(String(prefs['preload'])).toMatch(/preload[/\\]index\.js$/)
-    expect(state.windows[0]!.loaded).toMatch(/renderer[/\\]index\.html$/)
+  })
+
+  it('loads the built page from the app scheme, registered privileged before ready, never from file://', async () => {
+    await startMain()
+    expect(state.windows[0]!.loaded).toBe('app://desk/index.html')
+    expect(state.schemes).toEqual([
+      {
+        registration: { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) },
+        afterReady: false
+      }
+    ])
+    expect([...state.protocolHandlers.keys()]).toEqual(['app'])
+  })
+
+  it('serves the built renderer on that scheme, with its CSP, and nothing beside it', async () => {
+    await startMain()
+    const handle = state.protocolHandlers.get('app')!
+    // Here main runs from src/main, so its renderer directory is src/renderer: its index.html is the page.
+    const page = await handle(new Request('app://desk/index.html'))
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
+    expect(await page.text()).toBe(readFileSync(resolve(__dirname, '../../src/renderer/index.html'), 'utf8'))
+    for (const url of ['app://desk/..%2fmain%2findex.ts', 'app://desk/%2e%2e/main/index.ts', 'file:///etc/passwd']) {
+      expect((await handle(new Request(url))).status, url).toBe(404)
+    }
+  })
+
+  it('in development loads the dev server as before, with DevTools, and serves no scheme', async () => {
+    state.packaged = false
+    process.env['ELECTRON_RENDERER_URL'] = 'http://localhost:5173'
+    try {
+      await startMain()
+    } finally {
+      delete process.env['ELECTRON_RENDERER_URL']
+    }
+    expect(state.windows[0]!.loaded).toBe('http://localhost:5173')
+    expect(state.windows[0]!.options['webPreferences']).toMatchObject({ devTools: true })
+    expect(state.protocolHandlers.size).toBe(0)
+    expect(state.windows[0]!.contents.handlers.has('before-input-event')).toBe(false)
+  })
+
+  it('packaged: DevTools switched off, their shortcuts swallowed, and closed should they open', async () => {
+    await startMain()
+    const { options, contents } = state.windows[0]!
+    expect(options['webPreferences']).toMatchObject({ devTools: false })
+    const input = contents.handlers.get('before-input-event')
+    expect(input).toBeDefined()
+    for (const press of [
+      key('F12', 'F12', {}),
+      key('KeyI', 'I', { control: true, shift: true }),
+      key('KeyJ', 'J', { control: true, shift: true }),
+      key('KeyC', 'C', { control: true, shift: true }),
+      key('KeyI', 'ˆ', { meta: true, alt: true }),
+      key('KeyJ', '∆', { meta: true, alt: true }),
+      key('KeyC', 'C', { meta: true, shift: true }),
+      // A layout where the letter sits elsewhere: matched by its meaning.
+      key('KeyG', 'i', { control: true, shift: true })
+    ]) {
+      const event = { preventDefault: vi.fn() }
+      input?.(event, press)
+      expect(event.preventDefault, JSON.stringify(press)).toHaveBeenCalled()
+    }
+    for (const press of [
+      key('KeyI', 'i', {}),
+      key('KeyI', 'I', { shift: true }),
+      key('KeyC', 'c', { control: true }),
+      key('KeyV', 'v', { meta: true }),
+      key('KeyR', 'r', { control: true, shift: true }),
+      { ...key('F12', 'F12', {}), type: 'keyUp' }
+    ]) {
+      const event = { preventDefault: vi.fn() }
+      input?.(event, press)
+      expect(event.preventDefault, JSON.stringify(press)).not.toHaveBeenCalled()
+    }
+    contents.handlers.get('devtools-opened')?.()
+    expect(contents.devToolsClosed).toBe(1)
   })
 
   it('refuses navigation, new windows, webviews and every permission', async () => {
     await startMain()
     const w = state.windows[0]!.contents
     expect(w.openHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' })
-    for (const e of ['will-navigate', 'will-attach-webview']) {
+    for (const e of ['will-navigate', 'will-frame-navigate', 'will-attach-webview']) {
       const event = { preventDefault: vi.fn() }
       w.handlers.get(e)?.(event, 'https://example.com')
       expect(event.preventDefault, e).toHaveBeenCalled()
@@ -166,9 +278,12 @@ describe('main window', () => {
     const other = fakeContents()
     state.appHandlers.get('web-contents-created')?.({}, other)
     expect(other.openHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' })
-    const event = { preventDefault: vi.fn() }
-    other.handlers.get('will-navigate')?.(event, 'https://example.com')
-    expect(event.preventDefault).toHaveBeenCalled()
+    for (const e of ['will-navigate', 'will-frame-navigate', 'will-attach-webview']) {
+      const event = { preventDefault: vi.fn() }
+      other.handlers.get(e)?.(event, 'https://example.com')
+      expect(event.preventDefault, e).toHaveBeenCalled()
+    }
+    expect(other.handlers.has('before-input-event')).toBe(true)
   })
 
   it('quits when another instance is already running, and focuses the window for a second one', async () => {

@@ -88,6 +88,24 @@ describe('electron-builder config', () => {
     })
   })
 
+  test('fuses: file:// pages get no extra privileges (the renderer is served on the app scheme)', () => {
+    expect(config.electronFuses?.['grantFileProtocolExtraPrivileges']).toBe(false)
+  })
+
+  test('the README says where ASAR integrity is checked, and why not on Linux', () => {
+    const readme = read('README.md')
+    const installers = readme.slice(
+      readme.indexOf('## Installers'),
+      readme.indexOf('\n## ', readme.indexOf('## Installers') + 1)
+    )
+    const prose = installers.replace(/\s+/g, ' ')
+    expect(prose).toContain('ASAR integrity checked at start on macOS and Windows')
+    // Electron has the check on those two only (the fuse is ignored on Linux): the README must not promise more.
+    expect(prose).toContain(
+      'Linux builds have no ASAR integrity check: Electron implements it only on macOS and Windows'
+    )
+  })
+
   test('the archive holds the electron-vite output, not sources, tests or source maps', () => {
     for (const dir of ['out/main/**', 'out/preload/**', 'out/renderer/**']) expect(includes).toContain(dir)
     for (const pattern of includes) expect(pattern).toMatch(/^(out\/(main|preload|renderer)|resources)\//)
@@ -138,12 +156,15 @@ describe('electron-builder config', () => {
     }
   })
 
-  test('macOS entitlements exist and do not switch off library validation', () => {
+  test('macOS entitlements exist: JIT only, library validation kept, no unsigned executable memory', () => {
     const file = config.mac?.['entitlements']
     expect(file).toBe('build/entitlements.mac.plist')
     const plist = read(String(file))
     expect(plist).toContain('com.apple.security.cs.allow-jit')
     expect(plist).not.toContain('disable-library-validation')
+    // Electron 12 and later JIT (WebAssembly included) under allow-jit alone; this one would allow any writable
+    // and executable memory.
+    expect(plist).not.toContain('allow-unsigned-executable-memory')
   })
 })
 
