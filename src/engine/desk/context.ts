@@ -41,6 +41,9 @@ export interface DeskOptions {
   readonly progress?: ActivityTracker
 }
 
+/** Reviews remembered for signing: far more than a person has open at once. */
+const MAX_REVIEWED = 1000
+
 export class DeskContext {
   readonly service: MarloweService
   readonly provider: ChainProvider
@@ -63,6 +66,9 @@ export class DeskContext {
     this.now = options.now ?? Date.now
     this.progress = options.progress ?? new ActivityTracker(this.now)
   }
+
+  /** Transactions reviewed by this engine, oldest first (bounded: the review of a long-gone one lapses). */
+  private readonly reviewed = new Set<string>()
 
   async status(): Promise<AppStatus> {
     const [tip, eras] = await Promise.all([this.provider.tip(), this.provider.eraSummaries()])
@@ -104,11 +110,31 @@ export class DeskContext {
             protocolParameters: facts.protocolParameters
           })
     }
+    let review: TxReview
     try {
-      return reviewTransaction(tx, context)
+      review = reviewTransaction(tx, context)
     } catch (e) {
       if (e instanceof TxDecodeError) throw new EngineError('BadRequest', 'InvalidTransaction', e.message)
       throw e
+    }
+    this.reviewed.delete(review.txId)
+    this.reviewed.add(review.txId)
+    if (this.reviewed.size > MAX_REVIEWED) this.reviewed.delete(this.reviewed.values().next().value!)
+    return review
+  }
+
+  /**
+   * Refuses to sign a transaction this engine has not reviewed: signing acts only on bytes whose review was
+   * shown (a build's comes with it, a file's with its import), never on a body a caller brings unseen.
+   */
+  checkReviewed(txId: string): void {
+    if (!this.reviewed.has(txId)) {
+      throw deskFailure(
+        'Conflict',
+        'NotReviewed',
+        `transaction ${txId} has not been reviewed here: review it (or import its file) before signing`,
+        { txId }
+      )
     }
   }
 

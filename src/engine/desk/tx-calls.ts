@@ -154,6 +154,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
 
     'tx.signAndSubmit': async ({ txId, walletId, password }) => {
       const row = unsignedRow(ctx.build(txId))
+      ctx.checkReviewed(row.txId)
       const steps = willUnlock(walletId, password) ? 5 : 4
       return progress.run('tx.signAndSubmit', 'Reading the wallet', steps, async (stage) => {
         const result = await signWith(walletId, password, stage, async () => {
@@ -220,6 +221,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
 
     'tx.signOffline': async ({ text, walletId, password }) => {
       const loaded = loadText(text)
+      ctx.checkReviewed(loaded.txId)
       const steps = willUnlock(walletId, password) ? 3 : 2
       const result = await progress.run('tx.signOffline', "Reading the transaction's inputs", steps, async (stage) => {
         const resolved = (await factsOf(loaded))?.resolvedInputs ?? []
