@@ -3,7 +3,14 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { deploymentOf, semanticsValidatorAddress } from '../../../src/chain/deployments'
 import { swap } from '../../../src/core/marlowe/examples'
 import { encodeMarloweData } from '../../../src/core/marlowe/plutus/marlowe-data'
-import { ADA as ADA_TOKEN, CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
+import {
+  ADA as ADA_TOKEN,
+  CLOSE,
+  type Contract,
+  type Input,
+  type Party,
+  type State
+} from '../../../src/core/marlowe/types'
 import { assemble } from '../../../src/engine/build/assemble'
 import { mintTestToken } from './flows'
 import { ADA, T0, failure, harness, testWallet, type Harness } from './support'
@@ -270,20 +277,77 @@ describe('apply inputs', () => {
     expect(notMarlowe.code).toBe('LoadMarloweContextErrorVersionMismatch')
   })
 
-  test('InvalidMarloweState when the datum does not match the value locked', async () => {
-    h = harness()
-    const pp = await h.sandbox.protocolParameters()
-    const [funds] = await h.sandbox.utxosAt([alice.address])
-    const datum = encodeMarloweData({
-      params: { rolesCurrency: '' },
-      state: {
-        accounts: [[{ account: address(alice), token: ADA_TOKEN }, 3n * ADA]],
+  const aliceAda = { account: address(alice), token: ADA_TOKEN }
+  const aliceChoice = { name: 'c', owner: address(alice) }
+  /** A state the validator refuses on its input (checks v, b, ea, ec, eb), with the value it is locked with. */
+  test.each<[string, State, bigint, RegExp]>([
+    [
+      'v: the accounts do not add up to the value',
+      { accounts: [[aliceAda, 3n * ADA]], choices: [], boundValues: [], minTime: 0n },
+      2n * ADA,
+      /accounts do not add up/
+    ],
+    [
+      'b: a balance that is not positive',
+      {
+        accounts: [
+          [aliceAda, 3n * ADA],
+          [{ account: address(bob), token: ADA_TOKEN }, 0n]
+        ],
         choices: [],
         boundValues: [],
         minTime: 0n
       },
-      contract: CLOSE
-    })
+      3n * ADA,
+      /an account balance is not positive/
+    ],
+    [
+      'ea: an account twice',
+      {
+        accounts: [
+          [aliceAda, 2n * ADA],
+          [aliceAda, 1n * ADA]
+        ],
+        choices: [],
+        boundValues: [],
+        minTime: 0n
+      },
+      3n * ADA,
+      /an account appears twice/
+    ],
+    [
+      'ec: a choice twice',
+      {
+        accounts: [[aliceAda, 3n * ADA]],
+        choices: [
+          [aliceChoice, 1n],
+          [aliceChoice, 2n]
+        ],
+        boundValues: [],
+        minTime: 0n
+      },
+      3n * ADA,
+      /a choice appears twice/
+    ],
+    [
+      'eb: a bound value twice',
+      {
+        accounts: [[aliceAda, 3n * ADA]],
+        choices: [],
+        boundValues: [
+          ['x', 1n],
+          ['x', 2n]
+        ],
+        minTime: 0n
+      },
+      3n * ADA,
+      /a bound value appears twice/
+    ]
+  ])('InvalidMarloweState before building, %s', async (_check, state, locked, message) => {
+    h = harness()
+    const pp = await h.sandbox.protocolParameters()
+    const [funds] = await h.sandbox.utxosAt([alice.address])
+    const datum = encodeMarloweData({ params: { rolesCurrency: '' }, state, contract: CLOSE })
     const forged = assemble({
       pp,
       plan: {
@@ -292,7 +356,7 @@ describe('apply inputs', () => {
         outputs: [
           {
             address: semanticsValidatorAddress(deploymentOf(h.sandbox)),
-            value: { lovelace: 2n * ADA, assets: {} },
+            value: { lovelace: locked, assets: {} },
             datum
           }
         ],
@@ -308,7 +372,7 @@ describe('apply inputs', () => {
       h.builder.applyInputs({ changeAddress: alice.address }, { contractId: { txId: id, index: 0 }, datum, inputs: [] })
     )
     expect(e.code).toBe('InvalidMarloweState')
-    expect(e.message).toMatch(/accounts do not add up/)
+    expect(e.message).toMatch(message)
   })
 
   test('CoinSelectionFailed/NoCollateralFound when the named collateral cannot serve', async () => {
