@@ -144,6 +144,59 @@ describe('roles', () => {
     expect(quantity(await balance(h, openRoleAddress), policy, hex('Buyer'))).toBe(0n)
   })
 
+  test('check z: a transaction that releases an open role and pays a party is refused before building', async () => {
+    h = harness()
+    // Buyer's deposit pays Seller at once: the payout would sit beside the open-role validator's input.
+    const payAtOnce: Contract = {
+      type: 'When',
+      cases: [
+        {
+          type: 'Case',
+          action: {
+            type: 'Deposit',
+            account: role('Seller'),
+            party: role('Buyer'),
+            token: ADA_TOKEN,
+            value: 10n * ADA
+          },
+          then: {
+            type: 'Pay',
+            from: role('Seller'),
+            to: { type: 'Party', party: role('Seller') },
+            token: ADA_TOKEN,
+            value: 10n * ADA,
+            then: CLOSE
+          }
+        }
+      ],
+      timeout: T0 + DAY,
+      timeoutContinuation: CLOSE
+    }
+    const created = await h.builder.create(
+      { changeAddress: alice.address },
+      {
+        contract: payAtOnce,
+        threadTokenName: 'Thread',
+        roles: {
+          type: 'Mint',
+          roles: [
+            { name: 'Buyer', recipients: [{ destination: { openRole: true }, quantity: 1n }] },
+            { name: 'Seller', recipients: [{ destination: { address: bob.address }, quantity: 1n }] }
+          ]
+        }
+      }
+    )
+    await h.submit(created, [alice])
+    const refused = await h.builder
+      .applyInputs({ changeAddress: dave.address }, { contractId: created.contractId, inputs: buyerDeposit })
+      .then(
+        () => undefined,
+        (e: unknown) => e
+      )
+    expect(refused).toMatchObject({ kind: 'BadRequest' })
+    expect((refused as Error).message).toContain('cannot also make payouts')
+  })
+
   test('open roles under an existing policy: the wallet supplies the role and thread tokens', async () => {
     h = harness()
     const minted = await h.builder.create(
