@@ -55,6 +55,13 @@ describe('marlowe-desk contract check', () => {
     expect(parseJson(r.stdout)).toMatchObject({ valid: true, roles: ['A', 'B'], lastDeadline: 2000n })
   })
 
+  it('shows a deadline beyond any Date (a hostile timeout) as a time, not a crash', () => {
+    const far = file('far.json', '{"when":[],"timeout":9000000000000000000,"timeout_continuation":"close"}')
+    const r = runCli(['contract', 'check', far])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('deadlines: 1, last +285200616-07-24T16:00:00.000Z (9000000000000000000)')
+  })
+
   it.each([
     [['contract', 'check', join(dir, 'missing.json')], 1, 'missing.json: no such file'],
     [['contract', 'check', dir], 1, 'is a directory, not a file'],

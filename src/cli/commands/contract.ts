@@ -13,6 +13,7 @@ import { emptyState, type Contract, type Party, type State, type TimeInterval } 
 import { expectPositionals, parseOptions, type Command, type Output } from '../command'
 import { CliError, usageError } from '../errors'
 import { readTextFile } from '../files'
+import { isoUtc } from '../../core/time'
 
 function load<T>(path: string, parse: (text: string) => T): T {
   const text = readTextFile(path)
@@ -103,8 +104,7 @@ Exit code 1 with the path and reason when the file is not a valid contract.`,
       datumBytes: BigInt(datumBytes)
     }
     if (values.json === true) return print(io, summary)
-    const deadline =
-      lastDeadline === undefined ? 'none' : `${new Date(Number(lastDeadline)).toISOString()} (${lastDeadline})`
+    const deadline = lastDeadline === undefined ? 'none' : `${isoUtc(lastDeadline)} (${lastDeadline})`
     io.out(
       [
         `${file}: valid Marlowe contract (${facts.nodes} nodes)`,

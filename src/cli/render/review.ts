@@ -1,6 +1,7 @@
 /** The review model as terminal text: what the transaction does first, then the details a signer checks. */
 import { stringifyJson, type JsonValue } from '../../core/json/lossless'
 import type { AddressView, InputView, OutputView, TxReview, ValueView } from '../../core/cardano/review/types'
+import { isoUtc } from '../../core/time'
 
 export function formatAda(lovelace: bigint): string {
   const sign = lovelace < 0n ? '-' : ''
@@ -32,7 +33,7 @@ function output(o: OutputView): string {
   const content = o.datum?.content
   if (content?.type === 'marlowe-data')
     lines.push(
-      `      Marlowe datum${content.nextTimeout === undefined ? '' : `, next deadline ${new Date(Number(content.nextTimeout)).toISOString()}`}`
+      `      Marlowe datum${content.nextTimeout === undefined ? '' : `, next deadline ${isoUtc(content.nextTimeout)}`}`
     )
   else if (content?.type === 'marlowe-payout') lines.push(`      payout for role "${content.role}"`)
   else if (o.datum !== undefined)

@@ -23,6 +23,7 @@ import type {
   UnsignedTx,
   WithdrawalView
 } from './types'
+import { isoUtc } from '../../core/time'
 
 /** A token name as Runtime writes it: the UTF-8 text of its bytes (hex when they are not text). */
 export function tokenNameText(hex: string): string {
@@ -41,7 +42,7 @@ export function assetsJson(value: Value): JsonObject {
 
 /** ISO-8601 UTC as aeson writes a UTCTime: no fraction when the milliseconds are zero. */
 export function isoTime(ms: bigint): string {
-  return new Date(Number(ms)).toISOString().replace('.000Z', 'Z')
+  return isoUtc(ms).replace('.000Z', 'Z')
 }
 
 export const blockJson = (b: BlockRow | undefined): JsonValue =>

@@ -1,9 +1,7 @@
 /** The validity interval as slots and wall-clock time, through the era summaries' slot ↔ time mapping. */
+import { isoUtc } from '../../time'
 import type { DecodedBody } from '../tx'
 import type { SlotEra, TimePoint, ValidityView } from './types'
-
-/** The range of a JavaScript Date, in milliseconds either side of the epoch. */
-const MAX_DATE_MS = 8_640_000_000_000_000n
 
 function slotToPosixMs(slot: bigint, eras: readonly SlotEra[]): bigint | undefined {
   for (const era of eras) {
@@ -13,15 +11,10 @@ function slotToPosixMs(slot: bigint, eras: readonly SlotEra[]): bigint | undefin
   return undefined
 }
 
-function utcOf(posixMs: bigint): string | undefined {
-  return posixMs < -MAX_DATE_MS || posixMs > MAX_DATE_MS ? undefined : new Date(Number(posixMs)).toISOString()
-}
-
 function timePoint(slot: bigint, eras: readonly SlotEra[]): TimePoint {
   const posixMs = slotToPosixMs(slot, eras)
   if (posixMs === undefined) return { slot }
-  const utc = utcOf(posixMs)
-  return utc === undefined ? { slot, posixMs } : { slot, posixMs, utc }
+  return { slot, posixMs, utc: isoUtc(posixMs) }
 }
 
 export function validityView(body: DecodedBody, eras: readonly SlotEra[]): ValidityView {

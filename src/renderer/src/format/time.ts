@@ -1,9 +1,8 @@
 /** POSIX milliseconds (bigints) shown as local time, and the `datetime-local` inputs that edit them. */
+import { isoUtc, MAX_DATE_MS } from '../../../core/time'
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
-
-/** Beyond this a Date cannot represent the time (ECMAScript's limit, ±8.64e15 ms). */
-const MAX_DATE_MS = 8_640_000_000_000_000n
 
 function asDate(ms: bigint): Date | undefined {
   return ms > MAX_DATE_MS || ms < -MAX_DATE_MS ? undefined : new Date(Number(ms))
@@ -11,7 +10,8 @@ function asDate(ms: bigint): Date | undefined {
 
 export function formatTime(ms: bigint): string {
   const date = asDate(ms)
-  return date === undefined ? `${ms} ms after 1970` : dateTime.format(date)
+  // Past a Date's range (±275,000 years) no local calendar applies: the UTC date, whatever the year.
+  return date === undefined ? `${isoUtc(ms)} (UTC)` : dateTime.format(date)
 }
 
 const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [
