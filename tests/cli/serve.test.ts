@@ -4,6 +4,7 @@
  * of builds and submits with every stored transaction intact and an unsigned one still submittable.
  */
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
@@ -112,6 +113,22 @@ describe('marlowe-desk serve', () => {
     second.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))
     expect(await exitOf(second)).toBe(1)
     expect(err).toMatch(/in use by process \d+/)
+  })
+
+  test('a port another program holds is said in a sentence, not a stack', async () => {
+    const holder = createNetServer()
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
+    try {
+      const port = (holder.address() as AddressInfo).port
+      const r = runCli(['serve', '--data', home(), '--port', String(port)])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toContain(
+        `serve: port ${port} on 127.0.0.1 is in use by another program; choose another with --port`
+      )
+      expect(r.stderr).not.toContain('EADDRINUSE')
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()))
+    }
   })
 
   test.each([

@@ -13,7 +13,7 @@ import { createServer, listen } from '../../server/app'
 import { UiSessions } from '../../server/ui-sessions'
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { desktopHome, openChain, chainOptions, type ChainChoice, type OpenChain } from '../chain'
-import { usageError } from '../errors'
+import { CliError, usageError } from '../errors'
 import { version as VERSION } from '../../../package.json'
 
 const DEFAULT_PORT = 3780
@@ -160,7 +160,17 @@ network, node and port stay as these flags set them.`,
       ...(engine instanceof DeskHost && uiDir !== undefined ? { desk: { desk: engine.desk, sessions, uiDir } } : {})
     })
     try {
-      bound = await listen(app, port)
+      bound = await listen(app, port).catch((e: unknown) => {
+        const code = (e as { code?: unknown }).code
+        if (code === 'EADDRINUSE') {
+          throw new CliError(
+            `serve: port ${port} on 127.0.0.1 is in use by another program; choose another with --port`
+          )
+        }
+        if (code === 'EACCES')
+          throw new CliError(`serve: this user may not listen on port ${port}; choose another with --port`)
+        throw e
+      })
       io.out(`marlowe-desk serving ${chain.network} on http://127.0.0.1:${bound}/`)
       if (chain.network === 'sandbox') io.out(`sandbox Marlowe scripts: ${scriptsOf(chain)}`)
       if (token !== undefined) io.out(`base URL with the API token: http://127.0.0.1:${bound}/t/${token}/`)
