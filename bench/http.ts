@@ -1,5 +1,12 @@
-/** Plain HTTP for the benchmarks: one GET with its whole answer, and a bare node:http server as the floor. */
-import { createServer as createHttpServer, get, type IncomingHttpHeaders, type Server } from 'node:http'
+/** Plain HTTP for the benchmarks: one GET or POST with its whole answer, and a bare node:http server as the floor. */
+import {
+  createServer as createHttpServer,
+  get,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export interface Answer {
@@ -8,17 +15,32 @@ export interface Answer {
   readonly body: Buffer
 }
 
-export function httpGet(url: string): Promise<Answer> {
+function collect(response: IncomingMessage, resolve: (answer: Answer) => void, reject: (e: Error) => void): void {
+  const chunks: Buffer[] = []
+  response.on('data', (chunk: Buffer) => chunks.push(chunk))
+  response.on('end', () =>
+    resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
+  )
+  response.on('error', reject)
+}
+
+export function httpGet(url: string, headers: Readonly<Record<string, string>> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = get(url, { agent: false }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
-      )
-      response.on('error', reject)
-    })
+    const request = get(url, { agent: false, headers }, (response) => collect(response, resolve, reject))
     request.on('error', reject)
+  })
+}
+
+/** POSTs `body` as JSON. */
+export function httpPost(url: string, body: string, headers: Readonly<Record<string, string>> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...headers } },
+      (response) => collect(response, resolve, reject)
+    )
+    request.on('error', reject)
+    request.end(body)
   })
 }
 

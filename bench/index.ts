@@ -10,6 +10,7 @@ import { benchBuild } from './build.bench'
 import { benchChainIndex } from './chain-index.bench'
 import { benchReview } from './review.bench'
 import { benchReviewFuzz } from './review-fuzz.bench'
+import { benchScale } from './scale.bench'
 import { benchSandbox } from './sandbox.bench'
 import { benchServer } from './server.bench'
 
@@ -20,7 +21,8 @@ const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
   sandbox: benchSandbox,
   build: benchBuild,
   server: benchServer,
-  'chain-index': benchChainIndex
+  'chain-index': benchChainIndex,
+  scale: benchScale
 }
 
 async function main(group: string | undefined): Promise<void> {

@@ -18,6 +18,7 @@ import {
   withdrawalHeaderJson,
   withdrawalJson,
   type MarloweService,
+  type PageRequest,
   type UnsignedTx
 } from '../engine/service'
 import { sendJson, sendJsonText } from './app'
@@ -41,8 +42,8 @@ import {
   decodeWithdrawBody,
   pageHeaders,
   parseRangeHeader,
-  type RangeField,
-  type RangeFields
+  type PageRange,
+  type RangeField
 } from './requests'
 import { contractLinks, links, payoutLinks, txLinks, withdrawalListLinks } from './resources'
 
@@ -68,29 +69,19 @@ function unsignedJson(unsigned: UnsignedTx, variant: 'json' | 'vendor', alwaysTx
     : { txBody: txBodyEnvelope(unsigned) }
 }
 
-/** One page of a list as servant-pagination sends it: always 206. */
-function sendPage<F extends RangeField, T>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  field: F,
-  items: readonly T[],
-  keyOf: (item: T) => string,
-  valueOf: (key: string) => RangeFields[F],
-  itemJson: (item: T) => JsonObject,
-  notFoundMessage: string
-): FastifyReply {
-  const range = parseRangeHeader(header(request, 'range'), field)
-  const ordered = range.order === 'desc' ? items : [...items].reverse()
-  let start = 0
-  if (range.value !== undefined) {
-    const wanted = typeof range.value === 'string' ? range.value : formatRef(range.value)
-    start = ordered.findIndex((item) => keyOf(item) === wanted)
-    if (start < 0) throw new HttpError(416, 'RangeNotSatisfiable', notFoundMessage)
+/** The store's page for a Range (pages are the store's, so the cost is the page's, not the list's). */
+function storePage<F extends RangeField>(range: PageRange<F>): PageRequest {
+  const start = range.value
+  return {
+    ...(start === undefined ? {} : { start: typeof start === 'string' ? start : formatRef(start) }),
+    order: range.order,
+    offset: range.offset,
+    limit: range.limit
   }
-  const page = ordered.slice(start + range.offset, start + range.offset + range.limit)
-  const headers = pageHeaders(range, { values: page.map((item) => valueOf(keyOf(item))), totalCount: items.length })
+}
+
+function setPageHeaders(reply: FastifyReply, headers: Record<string, string>): void {
   for (const [name, value] of Object.entries(headers)) reply.header(name, value)
-  return sendJson(reply, 206, { results: page.map(itemJson) })
 }
 
 /** `party[<i>][role_token]=<name>` or `party[<i>][address]=<bech32>`: a party as qs writes a Marlowe `Party` object. */
@@ -119,7 +110,6 @@ function withIndexedParties(query: unknown): unknown {
 }
 
 const refValue = (key: string) => decodeContractId(key)
-const idValue = (key: string) => key
 
 export function registerRoutes(app: FastifyInstance, service: MarloweService): void {
   const cache = new ResponseCache()
@@ -142,17 +132,11 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
         partyAddresses: q.partyAddresses,
         partyRoles: q.partyRoles.map((r) => ({ policyId: r.policyId, role: r.assetName }))
       },
-      {
-        ...(range.value === undefined ? {} : { start: formatRef(range.value) }),
-        order: range.order,
-        offset: range.offset,
-        limit: range.limit
-      }
+      storePage(range)
     )
     if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Initial contract ID not found')
     // The range is the store's page, rows that do not read back included, so paging goes on past them.
-    const headers = pageHeaders(range, { values: page.ids.map(refValue), totalCount: page.total })
-    for (const [name, value] of Object.entries(headers)) reply.header(name, value)
+    setPageHeaders(reply, pageHeaders(range, { values: page.ids.map(refValue), totalCount: page.total }))
     return sendJson(reply, 206, {
       results: page.headers.map((c) => ({ resource: contractHeaderJson(c), links: contractLinks(c) }))
     })
@@ -205,17 +189,18 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   })
 
   app.get('/contracts/:contractId/transactions', async (request, reply) => {
-    const txs = service.listTransactions(contractIdOf(request))
-    return sendPage(
-      request,
-      reply,
-      'transactionId',
-      txs,
-      (t) => t.transactionId,
-      idValue,
-      (t) => ({ resource: txHeaderJson(t), links: { transaction: links.transaction(t.contractId, t.transactionId) } }),
-      'Starting transaction not found'
-    )
+    const contractId = contractIdOf(request)
+    const range = parseRangeHeader(header(request, 'range'), 'transactionId')
+    // Paged by the store: the cost is the page's, however long the contract's history.
+    const page = service.pageTransactions(contractId, storePage(range))
+    if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Starting transaction not found')
+    setPageHeaders(reply, pageHeaders(range, { values: page.ids, totalCount: page.total }))
+    return sendJson(reply, 206, {
+      results: page.headers.map((t) => ({
+        resource: txHeaderJson(t),
+        links: { transaction: links.transaction(t.contractId, t.transactionId) }
+      }))
+    })
   })
 
   app.post('/contracts/:contractId/transactions', async (request, reply) => {
@@ -258,16 +243,13 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
 
   app.get('/withdrawals', async (request, reply) => {
     const q = decodeWithdrawalsQuery(request.query)
-    return sendPage(
-      request,
-      reply,
-      'withdrawalId',
-      service.listWithdrawals(q.roleCurrencies),
-      (w) => w.withdrawalId,
-      idValue,
-      (w) => ({ resource: withdrawalHeaderJson(w), links: withdrawalListLinks(w) }),
-      'Initial withdrawal ID not found'
-    )
+    const range = parseRangeHeader(header(request, 'range'), 'withdrawalId')
+    const page = service.pageWithdrawals(q.roleCurrencies, storePage(range))
+    if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Initial withdrawal ID not found')
+    setPageHeaders(reply, pageHeaders(range, { values: page.ids, totalCount: page.total }))
+    return sendJson(reply, 206, {
+      results: page.views.map((w) => ({ resource: withdrawalHeaderJson(w), links: withdrawalListLinks(w) }))
+    })
   })
 
   app.post('/withdrawals', async (request, reply) => {
@@ -293,21 +275,20 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
 
   app.get('/payouts', async (request, reply) => {
     const q = decodePayoutsQuery(request.query)
-    const payouts = service.listPayouts({
-      contractIds: q.contractIds.map(formatRef),
-      roleTokens: q.roleTokens.map((r) => ({ policyId: r.policyId, role: r.assetName })),
-      ...(q.status === undefined ? {} : { status: q.status })
-    })
-    return sendPage(
-      request,
-      reply,
-      'payoutId',
-      payouts,
-      (p) => p.payoutId,
-      refValue,
-      (p) => ({ resource: payoutHeaderJson(p), links: { payout: links.payout(p.payoutId) } }),
-      'Initial payout ID not found'
+    const range = parseRangeHeader(header(request, 'range'), 'payoutId')
+    const page = service.pagePayouts(
+      {
+        contractIds: q.contractIds.map(formatRef),
+        roleTokens: q.roleTokens.map((r) => ({ policyId: r.policyId, role: r.assetName })),
+        ...(q.status === undefined ? {} : { status: q.status })
+      },
+      storePage(range)
     )
+    if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Initial payout ID not found')
+    setPageHeaders(reply, pageHeaders(range, { values: page.ids.map(refValue), totalCount: page.total }))
+    return sendJson(reply, 206, {
+      results: page.views.map((p) => ({ resource: payoutHeaderJson(p), links: { payout: links.payout(p.payoutId) } }))
+    })
   })
 
   app.get('/payouts/:payoutId', async (request, reply) => {

@@ -85,5 +85,39 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE contracts ADD COLUMN created_block_no INTEGER;
    UPDATE contracts SET created_block_no =
      (SELECT block_no FROM txs WHERE tx_id = contracts.create_tx_id AND status = 'confirmed');
-   CREATE INDEX contracts_by_creation ON contracts(created_block_no, contract_id) WHERE created_block_no IS NOT NULL;`
+   CREATE INDEX contracts_by_creation ON contracts(created_block_no, contract_id) WHERE created_block_no IS NOT NULL;`,
+  // 4: reads that cost the answer, not the history. A creation or application keeps its tags and metadata beside
+  // its record, and an application the Marlowe UTxO it spends and the one it leaves, so a page of transaction
+  // headers reads no record (whose datums grow with the contract), and the transaction that spends an output is
+  // found by index instead of by reading every record of the contract; a record SQLite cannot read leaves them
+  // NULL, and its row is read from its record as before. A contract keeps how many confirmed applications it has
+  // (its list's Total-Count), and they are paged by index in Runtime's order (block, then tx id), as are confirmed
+  // withdrawals and payouts (the paying transaction's block and id, then the output index, kept beside each: a
+  // payout exists only while its transaction is confirmed). Payouts are found by the transaction that made them,
+  // and a contract's unclaimed ones without reading its withdrawn ones.
+  `ALTER TABLE txs ADD COLUMN tags TEXT;
+   ALTER TABLE txs ADD COLUMN metadata TEXT;
+   ALTER TABLE txs ADD COLUMN marlowe_input TEXT;
+   ALTER TABLE txs ADD COLUMN marlowe_output TEXT;
+   UPDATE txs SET tags = json_extract(details, '$.tags'), metadata = json_extract(details, '$.metadata')
+    WHERE kind <> 'withdraw' AND json_valid(details);
+   UPDATE txs SET marlowe_input = json_extract(details, '$.input'),
+                  marlowe_output = json_extract(details, '$.output.ref')
+    WHERE kind = 'apply' AND json_valid(details);
+   CREATE INDEX txs_applied ON txs(contract_id, block_no, tx_id) WHERE kind = 'apply' AND status = 'confirmed';
+   ALTER TABLE contracts ADD COLUMN applied INTEGER NOT NULL DEFAULT 0;
+   UPDATE contracts SET applied =
+     (SELECT COUNT(*) FROM txs WHERE contract_id = contracts.contract_id AND kind = 'apply' AND status = 'confirmed');
+   CREATE INDEX txs_by_marlowe_input ON txs(marlowe_input) WHERE kind = 'apply' AND status = 'confirmed';
+   CREATE INDEX txs_withdrawals ON txs(kind, block_no, tx_id) WHERE kind = 'withdraw' AND status = 'confirmed';
+   CREATE INDEX payouts_by_tx ON payouts(tx_id, payout_id);
+   CREATE INDEX payouts_unclaimed ON payouts(contract_id, payout_id) WHERE withdrawal_id IS NULL;
+   ALTER TABLE payouts ADD COLUMN block_no INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE payouts ADD COLUMN output_index INTEGER NOT NULL DEFAULT 0;
+   UPDATE payouts SET block_no = COALESCE((SELECT block_no FROM txs WHERE txs.tx_id = payouts.tx_id), 0),
+                      output_index = CAST(substr(payout_id, instr(payout_id, '#') + 1) AS INTEGER);
+   DROP INDEX payouts_by_contract;
+   CREATE INDEX payouts_in_order ON payouts(block_no, tx_id, output_index);
+   CREATE INDEX payouts_of_contract_in_order ON payouts(contract_id, block_no, tx_id, output_index);
+   CREATE INDEX payouts_of_role_in_order ON payouts(roles_currency, role, block_no, tx_id, output_index);`
 ]

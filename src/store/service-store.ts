@@ -69,12 +69,41 @@ export interface ContractQuery {
   readonly parties?: readonly string[]
 }
 
-/** A page of a contract list, newest first (`desc`) or oldest first, from a contract (included) or the first. */
-export interface ContractPageRequest {
+/** A page of a list, newest first (`desc`) or oldest first, from an item (its id, included) or the first. */
+export interface PageRequest {
   readonly start?: string
   readonly order: 'asc' | 'desc'
   readonly offset: number
   readonly limit: number
+}
+
+/** What a creation or application keeps beside its record, so that lists and lookups need not read the record. */
+export interface RecordColumns {
+  /** Lossless JSON objects (Runtime's tags and metadata). */
+  readonly tags?: string
+  readonly metadata?: string
+  /** An application's Marlowe input UTxO, and the UTxO it continues at (absent: it closes the contract). */
+  readonly marloweInput?: string
+  readonly marloweOutput?: string
+}
+
+/** A confirmed application as a list of the contract's transactions shows it: no datum, no transaction bytes. */
+export interface TxHeaderRow {
+  readonly txId: string
+  readonly contractId: string
+  readonly status: TxStatusName
+  readonly block?: BlockRow
+  /** Absent on a row kept without them (a record SQLite could not read when schema 4 added them, or a row written by hand): `details` then holds its record. */
+  readonly columns?: Required<Pick<RecordColumns, 'tags' | 'metadata'>> & Pick<RecordColumns, 'marloweOutput'>
+  readonly details?: string
+}
+
+/** Which payouts a list wants; each filter matches any of its values, and an empty or absent one is no filter. */
+export interface PayoutQuery {
+  readonly contractIds?: readonly string[]
+  readonly roleTokens?: readonly { readonly rolesCurrency: string; readonly role: string }[]
+  /** true: only withdrawn ones; false: only available ones. */
+  readonly withdrawn?: boolean
 }
 
 /** What a confirmed transaction does to the stored contracts and payouts. */
@@ -103,6 +132,19 @@ interface RawTx {
   origin: TxOrigin
 }
 
+interface RawTxHeader {
+  tx_id: string
+  contract_id: string
+  status: TxStatusName
+  block_slot: bigint | null
+  block_no: bigint | null
+  block_hash: string | null
+  tags: string | null
+  metadata: string | null
+  marlowe_output: string | null
+  details: string | null
+}
+
 interface RawPayout {
   payout_id: string
   contract_id: string
@@ -122,7 +164,38 @@ interface RawContract {
   parties_known: number
 }
 
+const columnValues = (c: RecordColumns) => ({
+  tags: c.tags ?? null,
+  metadata: c.metadata ?? null,
+  marloweInput: c.marloweInput ?? null,
+  marloweOutput: c.marloweOutput ?? null
+})
+
 const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+
+function blockFromRaw(r: Pick<RawTx, 'block_slot' | 'block_no' | 'block_hash'>): { block?: BlockRow } {
+  return r.block_hash === null || r.block_slot === null || r.block_no === null
+    ? {}
+    : { block: { slot: BigInt(r.block_slot), blockNo: BigInt(r.block_no), blockHash: r.block_hash } }
+}
+
+function txHeaderFromRaw(r: RawTxHeader): TxHeaderRow {
+  return {
+    txId: r.tx_id,
+    contractId: r.contract_id,
+    status: r.status,
+    ...blockFromRaw(r),
+    ...(r.tags === null || r.metadata === null
+      ? { details: r.details ?? '' }
+      : {
+          columns: {
+            tags: r.tags,
+            metadata: r.metadata,
+            ...(r.marlowe_output === null ? {} : { marloweOutput: r.marlowe_output })
+          }
+        })
+  }
+}
 
 function txFromRaw(r: RawTx): TxRow {
   return {
@@ -136,9 +209,7 @@ function txFromRaw(r: RawTx): TxRow {
     reservationKey: r.reservation_key,
     createdAt: Number(r.created_at),
     ...(r.submitted_at === null ? {} : { submittedAt: Number(r.submitted_at) }),
-    ...(r.block_hash === null || r.block_slot === null || r.block_no === null
-      ? {}
-      : { block: { slot: BigInt(r.block_slot), blockNo: BigInt(r.block_no), blockHash: r.block_hash } }),
+    ...blockFromRaw(r),
     details: r.details,
     origin: r.origin
   }
@@ -179,8 +250,10 @@ export class ServiceStore {
     const txs = (sql: string) => db.prepare(sql).safeIntegers(true)
     this.statements = {
       insertTx: db.prepare(
-        `INSERT INTO txs (tx_id, kind, contract_id, era, unsigned_tx, status, reservation_key, created_at, details)
-         VALUES (@txId, @kind, @contractId, @era, @unsignedTx, 'unsigned', @reservationKey, @createdAt, @details)
+        `INSERT INTO txs (tx_id, kind, contract_id, era, unsigned_tx, status, reservation_key, created_at, details,
+                          tags, metadata, marlowe_input, marlowe_output)
+         VALUES (@txId, @kind, @contractId, @era, @unsignedTx, 'unsigned', @reservationKey, @createdAt, @details,
+                 @tags, @metadata, @marloweInput, @marloweOutput)
          ON CONFLICT (tx_id) DO UPDATE SET reservation_key = excluded.reservation_key WHERE status = 'unsigned'`
       ),
       insertContract: db.prepare(
@@ -192,7 +265,6 @@ export class ServiceStore {
         "SELECT * FROM txs WHERE status = 'unsigned' AND signed_tx IS NOT NULL ORDER BY created_at, tx_id"
       ),
       txsOfContract: txs('SELECT * FROM txs WHERE contract_id = ? ORDER BY created_at, tx_id'),
-      confirmedTxs: txs("SELECT * FROM txs WHERE status = 'confirmed' AND kind = ? ORDER BY block_no DESC, tx_id DESC"),
       recordAttempt: db.prepare("UPDATE txs SET signed_tx = ? WHERE tx_id = ? AND status = 'unsigned'"),
       clearAttempt: db.prepare("UPDATE txs SET signed_tx = NULL WHERE tx_id = ? AND status = 'unsigned'"),
       markSubmitted: db.prepare(
@@ -208,9 +280,11 @@ export class ServiceStore {
       ),
       insertChainTx: db.prepare(
         `INSERT INTO txs (tx_id, kind, contract_id, era, unsigned_tx, status, reservation_key, created_at, details,
-                          block_slot, block_no, block_hash, origin, chain_seq)
+                          tags, metadata, marlowe_input, marlowe_output, block_slot, block_no, block_hash, origin,
+                          chain_seq)
          VALUES (@txId, @kind, @contractId, @era, @tx, 'confirmed', '', @createdAt, @details,
-                 @slot, @blockNo, @blockHash, 'chain', (SELECT COALESCE(MAX(chain_seq), 0) + 1 FROM txs))
+                 @tags, @metadata, @marloweInput, @marloweOutput, @slot, @blockNo, @blockHash, 'chain',
+                 (SELECT COALESCE(MAX(chain_seq), 0) + 1 FROM txs))
          ON CONFLICT (tx_id) DO NOTHING`
       ),
       confirmedAfter: txs(
@@ -248,14 +322,25 @@ export class ServiceStore {
       partiesKnown: db.prepare('UPDATE contracts SET parties_known = 1 WHERE contract_id = ?'),
       partiesUnknown: db.prepare('SELECT * FROM contracts WHERE parties_known = 0 LIMIT ?'),
       setHead: db.prepare('UPDATE contracts SET head_tx_id = ?, utxo = ? WHERE contract_id = ?'),
+      countApplied: db.prepare('UPDATE contracts SET applied = applied + ? WHERE contract_id = ?'),
+      countConfirmed: db.prepare(
+        "UPDATE contracts SET applied = applied + 1 WHERE contract_id = (SELECT contract_id FROM txs WHERE tx_id = ? AND kind = 'apply')"
+      ),
+      applied: db.prepare('SELECT applied FROM contracts WHERE contract_id = ?'),
       setCreatedBlock: db.prepare('UPDATE contracts SET created_block_no = ? WHERE create_tx_id = ?'),
       insertPayout: db.prepare(
-        `INSERT OR IGNORE INTO payouts (payout_id, contract_id, tx_id, roles_currency, role, assets)
-         VALUES (@payoutId, @contractId, @txId, @rolesCurrency, @role, @assets)`
+        `INSERT OR IGNORE INTO payouts (payout_id, contract_id, tx_id, roles_currency, role, assets, block_no,
+                                        output_index)
+         VALUES (@payoutId, @contractId, @txId, @rolesCurrency, @role, @assets, @blockNo, @outputIndex)`
       ),
       payout: db.prepare('SELECT * FROM payouts WHERE payout_id = ?'),
-      payouts: db.prepare('SELECT * FROM payouts ORDER BY payout_id'),
-      payoutsOfContract: db.prepare('SELECT * FROM payouts WHERE contract_id = ? ORDER BY payout_id'),
+      unclaimedPayoutsOf: db.prepare(
+        'SELECT * FROM payouts WHERE contract_id = ? AND withdrawal_id IS NULL ORDER BY payout_id'
+      ),
+      payoutsOfTx: db.prepare('SELECT * FROM payouts WHERE tx_id = ? ORDER BY payout_id'),
+      spenderOf: db.prepare(
+        "SELECT tx_id FROM txs WHERE marlowe_input = ? AND kind = 'apply' AND status = 'confirmed' LIMIT 1"
+      ),
       payoutsOfWithdrawal: db.prepare('SELECT * FROM payouts WHERE withdrawal_id = ? ORDER BY payout_id'),
       withdrawPayout: db.prepare('UPDATE payouts SET withdrawal_id = ? WHERE payout_id = ?')
     }
@@ -276,14 +361,15 @@ export class ServiceStore {
     readonly reservationKey: string
     readonly createdAt: number
     readonly details: string
+    readonly columns: RecordColumns
     /** A create's party keys. */
     readonly parties?: readonly string[]
   }): void {
     const s = this.statements
     this.writes += 1
     this.db.transaction(() => {
-      const { parties, ...tx } = row
-      s.insertTx.run({ ...tx, contractId: row.contractId ?? null })
+      const { parties, columns, ...tx } = row
+      s.insertTx.run({ ...tx, ...columnValues(columns), contractId: row.contractId ?? null })
       if (row.kind === 'create' && row.contractId !== undefined) {
         s.insertContract.run(row.contractId, row.txId, row.rolesCurrency ?? '')
         if (parties !== undefined) this.writeParties(row.contractId, parties)
@@ -325,11 +411,6 @@ export class ServiceStore {
     return (this.statements.txsOfContract.all(contractId) as RawTx[]).map(txFromRaw)
   }
 
-  /** Confirmed transactions of one kind, newest first. */
-  confirmedTxs(kind: TxKind): TxRow[] {
-    return (this.statements.confirmedTxs.all(kind) as RawTx[]).map(txFromRaw)
-  }
-
   /** Written before the node sees the tx, so that after a crash the follower can ask the node about it. */
   recordSubmitAttempt(txId: string, signedTx: Uint8Array): void {
     this.writes += 1
@@ -363,15 +444,19 @@ export class ServiceStore {
     this.writes += 1
     this.db.transaction(() => {
       if (s.markConfirmed.run(block.slot, block.blockNo, block.blockHash, txId).changes === 0) return
+      s.countConfirmed.run(txId)
       s.setCreatedBlock.run(block.blockNo, txId)
-      this.applyEffects(txId, effects)
+      this.applyEffects(txId, block.blockNo, effects)
     })()
   }
 
-  private applyEffects(txId: string, effects: ConfirmEffects): void {
+  private applyEffects(txId: string, blockNo: bigint, effects: ConfirmEffects): void {
     const s = this.statements
     if (effects.head !== undefined) s.setHead.run(txId, effects.head.utxo, effects.head.contractId)
-    for (const p of effects.newPayouts ?? []) s.insertPayout.run(p)
+    for (const p of effects.newPayouts ?? []) {
+      // Runtime's order of payouts, kept beside each so that their lists page by index.
+      s.insertPayout.run({ ...p, blockNo, outputIndex: Number(p.payoutId.slice(p.payoutId.indexOf('#') + 1)) })
+    }
     for (const id of effects.withdrawn ?? []) s.withdrawPayout.run(txId, id)
   }
 
@@ -389,6 +474,7 @@ export class ServiceStore {
       readonly block: BlockRow
       readonly createdAt: number
       readonly details: string
+      readonly columns: RecordColumns
       /** A create's party keys. */
       readonly parties?: readonly string[]
     },
@@ -405,17 +491,19 @@ export class ServiceStore {
         tx: row.tx,
         createdAt: row.createdAt,
         details: row.details,
+        ...columnValues(row.columns),
         slot: row.block.slot,
         blockNo: row.block.blockNo,
         blockHash: row.block.blockHash
       })
       if (inserted.changes === 0) return
+      if (row.kind === 'apply' && row.contractId !== undefined) s.countApplied.run(1, row.contractId)
       if (row.kind === 'create' && row.contractId !== undefined) {
         s.insertContract.run(row.contractId, row.txId, row.rolesCurrency ?? '')
         s.setCreatedBlock.run(row.block.blockNo, row.txId)
         if (row.parties !== undefined) this.writeParties(row.contractId, row.parties)
       }
-      this.applyEffects(row.txId, effects)
+      this.applyEffects(row.txId, row.block.blockNo, effects)
     })()
   }
 
@@ -468,6 +556,7 @@ export class ServiceStore {
       for (const row of undone) {
         s.unwithdraw.run(row.txId)
         s.deletePayoutsOf.run(row.txId)
+        if (row.kind === 'apply' && row.contractId !== undefined) s.countApplied.run(-1, row.contractId)
         if (row.origin === 'built') {
           s.unconfirm.run(at, row.txId)
           s.setCreatedBlock.run(null, row.txId)
@@ -530,30 +619,93 @@ export class ServiceStore {
     return { where: where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`, values }
   }
 
+  /** How many rows `from` (`FROM … WHERE …`) holds. */
+  private countOf(from: string, values: readonly unknown[]): number {
+    return Number((this.query(`SELECT COUNT(*) AS n ${from}`).get(...values) as { n: bigint }).n)
+  }
+
+  /**
+   * One page of the rows `from` (`FROM … WHERE …`) holds, in the order of the `order` columns (unique together),
+   * from the row whose `id` is `page.start` (included) or the first; undefined when `start` is not one of them.
+   * An index on `order` (after the columns `from` fixes) makes a page cost its own rows, whatever `from` holds.
+   */
+  private keysetPage<R>(
+    select: string,
+    from: string,
+    values: readonly unknown[],
+    keys: { readonly order: readonly string[]; readonly id: string },
+    page: PageRequest
+  ): R[] | undefined {
+    const columns = keys.order.join(', ')
+    let keyset = ''
+    let keysetValues: unknown[] = []
+    if (page.start !== undefined) {
+      const found = this.query(`SELECT ${columns} ${from} AND ${keys.id} = ?`)
+        .raw(true)
+        .get(...values, page.start) as unknown[] | undefined
+      if (found === undefined) return undefined
+      keyset = `AND (${columns}) ${page.order === 'desc' ? '<=' : '>='} (${keys.order.map(() => '?').join(', ')})`
+      keysetValues = found
+    }
+    const direction = page.order === 'desc' ? 'DESC' : 'ASC'
+    return this.query(
+      `SELECT ${select} ${from} ${keyset} ORDER BY ${keys.order.map((c) => `${c} ${direction}`).join(', ')}
+        LIMIT ? OFFSET ?`
+    ).all(...values, ...keysetValues, page.limit, page.offset) as R[]
+  }
+
   /**
    * One page of the contracts on chain that match, by creation newest first (or oldest first), with how many
    * match in all; undefined when `start` is not one of them. Costs the page, not the number of contracts.
    */
-  contractPage(query: ContractQuery, page: ContractPageRequest): { rows: ContractRow[]; total: number } | undefined {
+  contractPage(query: ContractQuery, page: PageRequest): { rows: ContractRow[]; total: number } | undefined {
     const { where, values } = this.filtered(query, true)
     const from = `FROM contracts c ${where}`
-    const total = Number((this.query(`SELECT COUNT(*) AS n ${from}`).get(...values) as { n: bigint }).n)
-    let keyset = ''
-    const keysetValues: unknown[] = []
-    if (page.start !== undefined) {
-      const found = this.query(`SELECT c.created_block_no AS b ${from} AND c.contract_id = ?`).get(
-        ...values,
-        page.start
-      ) as { b: bigint } | undefined
-      if (found === undefined) return undefined
-      keyset = `AND (c.created_block_no, c.contract_id) ${page.order === 'desc' ? '<=' : '>='} (?, ?)`
-      keysetValues.push(found.b, page.start)
+    const rows = this.keysetPage<RawContract>(
+      'c.*',
+      from,
+      values,
+      { order: ['c.created_block_no', 'c.contract_id'], id: 'c.contract_id' },
+      page
+    )
+    return rows === undefined ? undefined : { rows: rows.map(contractFromRaw), total: this.countOf(from, values) }
+  }
+
+  /**
+   * One page of a contract's confirmed applications, newest first (block, then tx id) or oldest first, with how
+   * many it has (kept as they are confirmed, not counted); undefined when `start` is not one of them. Reads the
+   * header columns only, by index: a page costs the same at 10 and at 100,000 transactions.
+   */
+  appliedTxPage(contractId: string, page: PageRequest): { rows: TxHeaderRow[]; total: number } | undefined {
+    const rows = this.keysetPage<RawTxHeader>(
+      `tx_id, contract_id, status, block_slot, block_no, block_hash, tags, metadata, marlowe_output,
+       CASE WHEN tags IS NULL OR metadata IS NULL THEN details END AS details`,
+      "FROM txs WHERE contract_id = ? AND kind = 'apply' AND status = 'confirmed'",
+      [contractId],
+      { order: ['block_no', 'tx_id'], id: 'tx_id' },
+      page
+    )
+    if (rows === undefined) return undefined
+    const counted = this.statements.applied.get(contractId) as { applied: number } | undefined
+    return { rows: rows.map(txHeaderFromRaw), total: counted?.applied ?? 0 }
+  }
+
+  /**
+   * One page of the confirmed withdrawals, newest first (block, then tx id) or oldest first, optionally only those
+   * withdrawing a payout of one of `roleCurrencies` (as their records name them), with how many match.
+   */
+  withdrawalPage(roleCurrencies: readonly string[], page: PageRequest): { rows: TxRow[]; total: number } | undefined {
+    let where = "WHERE kind = 'withdraw' AND status = 'confirmed'"
+    if (roleCurrencies.length > 0) {
+      // CASE, so that a record that is not JSON is passed over rather than failing the whole list.
+      where += ` AND CASE WHEN json_valid(details) THEN EXISTS (
+                   SELECT 1 FROM json_each(details, '$.payouts') p
+                    WHERE json_extract(p.value, '$.rolesCurrency') IN (${roleCurrencies.map(() => '?').join(', ')}))
+                 ELSE 0 END`
     }
-    const direction = page.order === 'desc' ? 'DESC' : 'ASC'
-    const rows = this.query(
-      `SELECT c.* ${from} ${keyset} ORDER BY c.created_block_no ${direction}, c.contract_id ${direction} LIMIT ? OFFSET ?`
-    ).all(...values, ...keysetValues, page.limit, page.offset) as RawContract[]
-    return { rows: rows.map(contractFromRaw), total }
+    const from = `FROM txs ${where}`
+    const rows = this.keysetPage<RawTx>('*', from, roleCurrencies, { order: ['block_no', 'tx_id'], id: 'tx_id' }, page)
+    return rows === undefined ? undefined : { rows: rows.map(txFromRaw), total: this.countOf(from, roleCurrencies) }
   }
 
   /** Every contract that matches, confirmed or not (a just-built one too), newest build first. */
@@ -566,17 +718,51 @@ export class ServiceStore {
     return rows.map(contractFromRaw)
   }
 
+  /**
+   * One page of the payouts that match, newest first as Runtime orders them (the paying transaction's block, its
+   * id, the output index) or oldest first, with how many match; undefined when `start` is not one of them.
+   */
+  payoutPage(query: PayoutQuery, page: PageRequest): { rows: PayoutRow[]; total: number } | undefined {
+    const where: string[] = []
+    const values: unknown[] = []
+    if (query.contractIds !== undefined && query.contractIds.length > 0) {
+      where.push(`contract_id IN (${query.contractIds.map(() => '?').join(', ')})`)
+      values.push(...query.contractIds)
+    }
+    if (query.roleTokens !== undefined && query.roleTokens.length > 0) {
+      where.push(`(${query.roleTokens.map(() => '(roles_currency = ? AND role = ?)').join(' OR ')})`)
+      values.push(...query.roleTokens.flatMap((t) => [t.rolesCurrency, t.role]))
+    }
+    if (query.withdrawn !== undefined) where.push(`withdrawal_id IS ${query.withdrawn ? 'NOT NULL' : 'NULL'}`)
+    const from = `FROM payouts WHERE ${where.length === 0 ? '1' : where.join(' AND ')}`
+    const rows = this.keysetPage<RawPayout>(
+      '*',
+      from,
+      values,
+      { order: ['block_no', 'tx_id', 'output_index'], id: 'payout_id' },
+      page
+    )
+    return rows === undefined ? undefined : { rows: rows.map(payoutFromRaw), total: this.countOf(from, values) }
+  }
+
   payout(payoutId: string): PayoutRow | undefined {
     const raw = this.statements.payout.get(payoutId) as RawPayout | undefined
     return raw === undefined ? undefined : payoutFromRaw(raw)
   }
 
-  payouts(): PayoutRow[] {
-    return (this.statements.payouts.all() as RawPayout[]).map(payoutFromRaw)
+  /** A contract's payouts not withdrawn yet, by index: its withdrawn ones are not read. */
+  unclaimedPayoutsOf(contractId: string): PayoutRow[] {
+    return (this.statements.unclaimedPayoutsOf.all(contractId) as RawPayout[]).map(payoutFromRaw)
   }
 
-  payoutsOfContract(contractId: string): PayoutRow[] {
-    return (this.statements.payoutsOfContract.all(contractId) as RawPayout[]).map(payoutFromRaw)
+  /** The payouts a confirmed transaction made. */
+  payoutsOfTx(txId: string): PayoutRow[] {
+    return (this.statements.payoutsOfTx.all(txId) as RawPayout[]).map(payoutFromRaw)
+  }
+
+  /** The confirmed application that spent the Marlowe UTxO `ref` (`txid#ix`), found by index. */
+  spenderOf(ref: string): string | undefined {
+    return (this.statements.spenderOf.get(ref) as { tx_id: string } | undefined)?.tx_id
   }
 
   payoutsOfWithdrawal(withdrawalId: string): PayoutRow[] {

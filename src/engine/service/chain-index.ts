@@ -14,7 +14,7 @@ import { TxDecodeError, decodeTransaction } from '../../core/cardano/tx'
 import type { ServiceStore, TxRow } from '../../store/service-store'
 import { SlotClock } from '../build/slots'
 import { chainRecord, type ChainRecordContext } from './chain-records'
-import { confirmEffects, stringifyRecord } from './records'
+import { confirmEffects, storedRecord } from './records'
 import { currentOutputOf, recordOf } from './views'
 
 export interface ChainIndexOptions {
@@ -152,7 +152,7 @@ export class ChainIndex {
         tx: tx.cbor,
         block: tx.block,
         createdAt: this.now(),
-        details: stringifyRecord(found.record)
+        ...storedRecord(found.record)
       },
       confirmEffects(found.record, tx.txId, found.contractId ?? '')
     )

@@ -10,7 +10,7 @@ import { toJsonValue } from '../../core/json/plain'
 import { decodeInputs } from '../../core/marlowe/json/decode'
 import { encodeInput } from '../../core/marlowe/json/encode'
 import type { Input, TimeInterval } from '../../core/marlowe/types'
-import type { ConfirmEffects } from '../../store/service-store'
+import type { ConfirmEffects, RecordColumns } from '../../store/service-store'
 import type { ApplyBuild, BuiltPayout, CreateBuild, SlotTime, WithdrawBuild } from '../build'
 import { formatRef } from '../build'
 import { EngineError } from '../errors'
@@ -127,9 +127,31 @@ export function confirmEffects(record: TxRecord, txId: string, contractId: strin
   }
 }
 
-export function stringifyRecord(record: TxRecord): string {
+/** What the store keeps beside a record for the lists and lookups that must not read it (see RecordColumns). */
+function recordColumns(record: TxRecord): RecordColumns {
+  switch (record.kind) {
+    case 'create':
+      return { tags: stringifyJson(record.tags), metadata: stringifyJson(record.metadata) }
+    case 'apply':
+      return {
+        tags: stringifyJson(record.tags),
+        metadata: stringifyJson(record.metadata),
+        marloweInput: record.input,
+        ...(record.output === undefined ? {} : { marloweOutput: record.output.ref })
+      }
+    case 'withdraw':
+      return {}
+  }
+}
+
+function stringifyRecord(record: TxRecord): string {
   if (record.kind !== 'apply') return stringifyJson(toJsonValue(record))
   return stringifyJson(toJsonValue({ ...record, inputs: record.inputs.map(encodeInput) }))
+}
+
+/** A record as the store keeps it: its lossless JSON, and the columns beside it. */
+export function storedRecord(record: TxRecord): { readonly details: string; readonly columns: RecordColumns } {
+  return { details: stringifyRecord(record), columns: recordColumns(record) }
 }
 
 /** A stored record that does not read back is a corrupted store, not a bad request. */

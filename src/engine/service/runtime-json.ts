@@ -19,6 +19,7 @@ import type {
   ContractView,
   NextSteps,
   PayoutView,
+  TransactionHeader,
   TransactionView,
   UnsignedTx,
   WithdrawalView
@@ -94,7 +95,7 @@ export function contractStateJson(c: ContractView): JsonObject {
   }
 }
 
-export function txHeaderJson(t: TransactionView): JsonObject {
+export function txHeaderJson(t: TransactionHeader): JsonObject {
   return {
     contractId: t.contractId,
     transactionId: t.transactionId,
@@ -102,7 +103,7 @@ export function txHeaderJson(t: TransactionView): JsonObject {
     metadata: t.metadata,
     status: t.status,
     block: blockJson(t.block),
-    utxo: t.output?.utxo ?? null
+    utxo: t.utxo ?? null
   }
 }
 

@@ -8,12 +8,12 @@ import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
-import type { ContractPageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
+import type { PageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
 import { evaluating, formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
 import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
 import { contractPartyKeys, contractQuery } from './parties'
-import { applyRecord, createRecord, stringifyRecord, withdrawRecord } from './records'
+import { applyRecord, createRecord, storedRecord, withdrawRecord } from './records'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
 import { readableRows, readStored } from './unreadable'
 import { unneededWitnessKeys } from './witness-keys'
@@ -29,12 +29,13 @@ import type {
   PayoutFilter,
   PayoutView,
   SubmitTarget,
+  TransactionHeader,
   TransactionView,
   WithdrawalView,
   WithdrawPayoutsRequest,
   WithdrawResult
 } from './types'
-import { currentOutputOf, recordOf, unsignedOf, Views } from './views'
+import { currentOutputOf, recordOf, transactionHeader, unsignedOf, Views } from './views'
 
 export interface ServiceOptions {
   readonly provider: ChainProvider
@@ -90,7 +91,7 @@ export class MarloweService {
         unsignedTx: build.tx,
         reservationKey: build.reservation.key,
         createdAt: this.now(),
-        details: stringifyRecord(createRecord(build, { tags: request.tags, metadata: request.metadata })),
+        ...storedRecord(createRecord(build, { tags: request.tags, metadata: request.metadata })),
         parties: contractPartyKeys(build.datum)
       })
     )
@@ -123,7 +124,7 @@ export class MarloweService {
         unsignedTx: build.tx,
         reservationKey: build.reservation.key,
         createdAt: this.now(),
-        details: stringifyRecord(applyRecord(build, current.datum, { tags: request.tags, metadata: request.metadata }))
+        ...storedRecord(applyRecord(build, current.datum, { tags: request.tags, metadata: request.metadata }))
       })
     )
     return {
@@ -151,7 +152,7 @@ export class MarloweService {
         unsignedTx: build.tx,
         reservationKey: build.reservation.key,
         createdAt: this.now(),
-        details: stringifyRecord(withdrawRecord(build))
+        ...storedRecord(withdrawRecord(build))
       })
     )
     return { withdrawalId: build.txId, unsigned: unsignedOf(this.mustTx(build.txId)) }
@@ -315,7 +316,7 @@ export class MarloweService {
    */
   pageContracts(
     filter: ContractFilter,
-    page: ContractPageRequest
+    page: PageRequest
   ): { readonly ids: string[]; readonly headers: ContractHeader[]; readonly total: number } | undefined {
     const found = this.store.contractPage(contractQuery(filter), page)
     if (found === undefined) return undefined
@@ -351,6 +352,26 @@ export class MarloweService {
     return readableRows(rows, (t) => this.transactionView(t))
   }
 
+  /**
+   * One page of a contract's confirmed input applications (Runtime's headers), newest first or oldest first: the
+   * ids the page spans, the headers of those that read back, and how many there are in all; undefined when
+   * `page.start` is not one of them. Only the page's rows are read, and no record or datum.
+   */
+  pageTransactions(
+    id: string,
+    page: PageRequest
+  ): { readonly ids: string[]; readonly headers: TransactionHeader[]; readonly total: number } | undefined {
+    const contractId = id.toLowerCase()
+    if (this.store.contract(contractId) === undefined) throw notFound('NotFound', 'Contract not found')
+    const found = this.store.appliedTxPage(contractId, page)
+    if (found === undefined) return undefined
+    return {
+      ids: found.rows.map((row) => row.txId),
+      headers: readableRows(found.rows, (row) => readStored('transaction', row.txId, () => transactionHeader(row))),
+      total: found.total
+    }
+  }
+
   private transactionView(row: TxRow): TransactionView {
     return readStored('transaction', row.txId, () => this.views.transaction(row, recordOf(row, 'apply')))
   }
@@ -363,9 +384,24 @@ export class MarloweService {
 
   /** Confirmed withdrawals, newest first, optionally only those withdrawing payouts of given role currencies. */
   listWithdrawals(roleCurrencies: readonly string[] = []): WithdrawalView[] {
-    return readableRows(this.store.confirmedTxs('withdraw'), (row) => this.withdrawalView(row)).filter(
-      (w) => roleCurrencies.length === 0 || w.payouts.some((p) => roleCurrencies.includes(p.rolesCurrency))
-    )
+    return this.pageWithdrawals(roleCurrencies, { order: 'desc', offset: 0, limit: -1 })?.views ?? []
+  }
+
+  /**
+   * One page of the confirmed withdrawals that match, newest first or oldest first: the ids the page spans, the
+   * views of those that read back, and how many match in all; undefined when `page.start` is not one of them.
+   */
+  pageWithdrawals(
+    roleCurrencies: readonly string[],
+    page: PageRequest
+  ): { readonly ids: string[]; readonly views: WithdrawalView[]; readonly total: number } | undefined {
+    const found = this.store.withdrawalPage(roleCurrencies, page)
+    if (found === undefined) return undefined
+    return {
+      ids: found.rows.map((row) => row.txId),
+      views: readableRows(found.rows, (row) => this.withdrawalView(row)),
+      total: found.total
+    }
   }
 
   private withdrawalView(row: TxRow): WithdrawalView {
@@ -387,29 +423,33 @@ export class MarloweService {
    * in the chain (block number: blocks can share a slot on the sandbox), then its id, then the output index.
    */
   listPayouts(filter: PayoutFilter = {}): PayoutView[] {
-    const blocks = new Map<string, bigint>()
-    const blockOf = (txId: string): bigint => {
-      let blockNo = blocks.get(txId)
-      if (blockNo === undefined) blocks.set(txId, (blockNo = this.store.tx(txId)?.block?.blockNo ?? 0n))
-      return blockNo
+    return this.pagePayouts(filter, { order: 'desc', offset: 0, limit: -1 })?.views ?? []
+  }
+
+  /**
+   * One page of the payouts that match, in Runtime's order or oldest first: the ids the page spans, the views of
+   * those that read back, and how many match in all; undefined when `page.start` is not one of them.
+   */
+  pagePayouts(
+    filter: PayoutFilter,
+    page: PageRequest
+  ): { readonly ids: string[]; readonly views: PayoutView[]; readonly total: number } | undefined {
+    const found = this.store.payoutPage(
+      {
+        ...(filter.contractIds === undefined ? {} : { contractIds: filter.contractIds }),
+        ...(filter.roleTokens === undefined
+          ? {}
+          : { roleTokens: filter.roleTokens.map((t) => ({ rolesCurrency: t.policyId, role: t.role })) }),
+        ...(filter.status === undefined ? {} : { withdrawn: filter.status === 'withdrawn' })
+      },
+      page
+    )
+    if (found === undefined) return undefined
+    return {
+      ids: found.rows.map((row) => row.payoutId),
+      views: readableRows(found.rows, (row) => this.payoutView(row)),
+      total: found.total
     }
-    return readableRows(this.store.payouts(), (p) => this.payoutView(p))
-      .filter(
-        (p) =>
-          (filter.contractIds === undefined ||
-            filter.contractIds.length === 0 ||
-            filter.contractIds.includes(p.contractId)) &&
-          (filter.roleTokens === undefined ||
-            filter.roleTokens.length === 0 ||
-            filter.roleTokens.some((t) => t.policyId === p.rolesCurrency && t.role === p.role)) &&
-          (filter.status === undefined || filter.status === p.status)
-      )
-      .sort((a, b) => {
-        const [sa, sb] = [blockOf(a.transactionId), blockOf(b.transactionId)]
-        if (sa !== sb) return sa < sb ? 1 : -1
-        if (a.transactionId !== b.transactionId) return a.transactionId < b.transactionId ? 1 : -1
-        return outputIndex(b.payoutId) - outputIndex(a.payoutId)
-      })
   }
 
   /** What the contract accepts next in an interval (Runtime's GET /contracts/{id}/next). */
@@ -474,8 +514,6 @@ function mustRef(text: string): TxOutRef {
   if (ref === undefined) throw new EngineError('BadRequest', 'BadRequest', `Invalid contract id value: ${text}`)
   return ref
 }
-
-const outputIndex = (ref: string): number => Number(ref.slice(ref.indexOf('#') + 1))
 
 function newestFirst(a: TxRow, b: TxRow): number {
   const sa = a.block?.blockNo ?? 0n

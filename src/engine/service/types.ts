@@ -6,9 +6,9 @@ import type { JsonObject } from '../../core/json/lossless'
 import type { Contract, Input, Party, State, TimeInterval, TransactionOutput } from '../../core/marlowe/types'
 import type { NextSteps } from '../../core/marlowe/next'
 import type { ApplyRequest, CreateRequest, WithdrawRequest } from '../build'
-import type { BlockRow, TxStatusName } from '../../store/service-store'
+import type { BlockRow, PageRequest, TxStatusName } from '../../store/service-store'
 
-export type { BlockRow, TxStatusName }
+export type { BlockRow, PageRequest, TxStatusName }
 
 /** Every build carries Runtime's tags and metadata maps (required, possibly empty). */
 interface Labelled {
@@ -94,13 +94,19 @@ export interface ContractView extends ContractHeader {
   readonly marloweAddress: string
 }
 
-export interface TransactionView {
+/** What a list of a contract's transactions shows of each (Runtime's TxHeader): nothing that needs a datum. */
+export interface TransactionHeader {
   readonly contractId: string
   readonly transactionId: string
   readonly tags: JsonObject
   readonly metadata: JsonObject
   readonly status: TxStatusName
   readonly block?: BlockRow
+  /** The Marlowe UTxO the transaction leaves; absent when it closes the contract. */
+  readonly utxo?: string
+}
+
+export interface TransactionView extends Omit<TransactionHeader, 'utxo'> {
   readonly inputUtxo: string
   readonly inputContract: Contract
   readonly inputState: State

@@ -3,12 +3,12 @@
  * confirmed transaction), a transaction, a withdrawal, a payout. Marlowe state comes from the datum bytes.
  */
 import { splitTransaction } from '../../core/cardano/witnesses'
-import { parseJson } from '../../core/json/lossless'
+import { isJsonObject, parseJson, type JsonObject } from '../../core/json/lossless'
 import { decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import { computeTransaction, ValueTooLargeError } from '../../core/marlowe/semantics'
 import type { Era } from '../../core/cardano/tx-envelope'
 import type { MarloweData } from '../../core/marlowe/types'
-import type { PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
+import type { PayoutRow, ServiceStore, TxHeaderRow, TxRow } from '../../store/service-store'
 import { EngineError } from '../errors'
 import {
   parseRecord,
@@ -18,7 +18,15 @@ import {
   type PayoutRecord,
   type TxRecord
 } from './records'
-import type { ContractHeader, ContractView, PayoutView, TransactionView, UnsignedTx, WithdrawalView } from './types'
+import type {
+  ContractHeader,
+  ContractView,
+  PayoutView,
+  TransactionHeader,
+  TransactionView,
+  UnsignedTx,
+  WithdrawalView
+} from './types'
 
 const NO_ASSETS = { lovelace: 0n, assets: {} }
 
@@ -26,10 +34,13 @@ export function unsignedOf(row: TxRow): UnsignedTx {
   return { era: row.era as Era, tx: row.unsignedTx, body: splitTransaction(row.unsignedTx).body }
 }
 
-const block = (row: TxRow) => (row.block === undefined ? {} : { block: row.block })
+const block = (row: Pick<TxRow, 'block'>) => (row.block === undefined ? {} : { block: row.block })
 const unsigned = (row: TxRow) => (row.status === 'unsigned' ? { unsigned: unsignedOf(row) } : {})
 
-export function recordOf<K extends TxRecord['kind']>(row: TxRow, kind: K): Extract<TxRecord, { kind: K }> {
+export function recordOf<K extends TxRecord['kind']>(
+  row: Pick<TxRow, 'txId' | 'details'>,
+  kind: K
+): Extract<TxRecord, { kind: K }> {
   const record = parseRecord(row.details)
   if (record.kind !== kind) {
     throw new EngineError('Internal', 'CorruptStore', `transaction ${row.txId} is stored as a ${record.kind}`)
@@ -42,6 +53,32 @@ export function currentOutputOf(head: TxRow): { readonly ref: string; readonly d
   if (head.kind === 'create') return { ref: head.contractId ?? '', datum: recordOf(head, 'create').datum }
   const output = recordOf(head, 'apply').output
   return output === undefined ? undefined : { ref: output.ref, datum: output.datum }
+}
+
+function labelObject(text: string, what: string): JsonObject {
+  const value = parseJson(text)
+  if (!isJsonObject(value)) throw new EngineError('Internal', 'CorruptStore', `the stored ${what} are not an object`)
+  return value
+}
+
+/** A confirmed application's header, from the columns kept beside its record (or the record, where they are not). */
+export function transactionHeader(row: TxHeaderRow): TransactionHeader {
+  const head = { contractId: row.contractId, transactionId: row.txId, status: row.status, ...block(row) }
+  if (row.columns === undefined) {
+    const record = recordOf({ txId: row.txId, details: row.details ?? '' }, 'apply')
+    return {
+      ...head,
+      tags: record.tags,
+      metadata: record.metadata,
+      ...(record.output === undefined ? {} : { utxo: record.output.ref })
+    }
+  }
+  return {
+    ...head,
+    tags: labelObject(row.columns.tags, 'tags'),
+    metadata: labelObject(row.columns.metadata, 'metadata'),
+    ...(row.columns.marloweOutput === undefined ? {} : { utxo: row.columns.marloweOutput })
+  }
 }
 
 export class Views {
@@ -117,10 +154,7 @@ export class Views {
       initialContract: initial.contract,
       initialState: initial.state,
       ...unsigned(createRow),
-      unclaimedPayouts: this.store
-        .payoutsOfContract(contractId)
-        .filter((p) => p.withdrawalId === undefined)
-        .map((p) => this.payout(p)),
+      unclaimedPayouts: this.store.unclaimedPayoutsOf(contractId).map((p) => this.payout(p)),
       marloweAddress: created.marloweAddress
     }
     const head = c.headTxId === undefined ? undefined : this.store.tx(c.headTxId)
@@ -145,15 +179,9 @@ export class Views {
     const input = decodeMarloweData(record.inputDatum)
     const output = record.output === undefined ? undefined : decodeMarloweData(record.output.datum)
     const contractId = row.contractId ?? ''
-    const consuming =
-      record.output === undefined
-        ? undefined
-        : this.store
-            .txsOfContract(contractId)
-            .find(
-              (t) => t.kind === 'apply' && t.status === 'confirmed' && recordOf(t, 'apply').input === record.output?.ref
-            )
-    const paid = new Map(this.store.payoutsOfContract(contractId).map((p) => [p.payoutId, p]))
+    // Both by index, from this transaction alone: a view never reads the rest of the contract's history.
+    const consuming = record.output === undefined ? undefined : this.store.spenderOf(record.output.ref)
+    const paid = new Map(this.store.payoutsOfTx(row.txId).map((p) => [p.payoutId, p]))
     return {
       contractId,
       transactionId: row.txId,
@@ -173,7 +201,7 @@ export class Views {
         const stored = paid.get(p.ref)
         return stored !== undefined ? this.payout(stored) : this.unstoredPayout(p, contractId, row.txId)
       }),
-      ...(consuming === undefined ? {} : { consumingTx: consuming.txId }),
+      ...(consuming === undefined ? {} : { consumingTx: consuming }),
       ...(record.invalidBefore === undefined ? {} : { invalidBefore: record.invalidBefore.time }),
       ...(record.invalidHereafter === undefined ? {} : { invalidHereafter: record.invalidHereafter.time }),
       interval: record.interval,

@@ -196,6 +196,8 @@ describe('the chain index on the sandbox', () => {
       await desk.follower.sync()
       expect(desk.service.getContract(contractId).current?.utxo).toBe(contractId)
       expect(desk.service.listTransactions(contractId)).toEqual([])
+      const firstPage = { order: 'desc', offset: 0, limit: 10 } as const
+      expect(desk.service.pageTransactions(contractId, firstPage)).toEqual({ ids: [], headers: [], total: 0 })
       expect(() => desk.service.getTransaction(contractId, paid)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
 
       // And the chain moves on again with it.
@@ -203,6 +205,7 @@ describe('the chain index on the sandbox', () => {
       expect((await desk.follower.sync()).recorded).toEqual([paid])
       expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
       expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)).toEqual([paid])
+      expect(desk.service.pageTransactions(contractId, firstPage)).toMatchObject({ ids: [paid], total: 1 })
 
       // Forking before the creation forgets the contract altogether.
       forked.hideAfter({ slot: 0n, blockNo: 0n, blockHash: GENESIS_ID })
