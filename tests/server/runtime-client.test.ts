@@ -31,7 +31,7 @@ import { hexToBytes } from '../../src/core/bytes'
 import { ESCROW_CHOICES } from '../../src/core/marlowe/examples'
 import { encodeContract } from '../../src/core/marlowe/json/encode'
 import { rolesEscrow } from '../engine/build/flows'
-import { ADA, T0, testWallet, type TestWallet } from '../engine/build/support'
+import { ADA, T0, costCheckNotes, testWallet, type TestWallet } from '../engine/build/support'
 import { witnessEnvelope } from '../engine/service/support'
 import { startServer, TOKEN, type TestServer } from './support'
 
@@ -204,7 +204,7 @@ describe('the published Runtime REST client against this server (strict)', () =>
     const created = await buildEscrow({ tags: { 'desk.client': { run: 1n } }, metadata: { 674: [1n, { 2: 3n }] } })
     expect(created.contractId).toMatch(/^[0-9a-f]{64}#[0-9]+$/)
     expect(created.tx.type).toBe('Tx ConwayEra')
-    expect(created.safetyErrors).toEqual([])
+    expect(created.safetyErrors).toEqual(costCheckNotes(server.sandbox))
     const contractId = created.contractId
 
     const unsigned = await client.getContractById({ contractId })
@@ -421,7 +421,7 @@ describe('the published Runtime REST client against this server (strict)', () =>
         accounts: {},
         tags: { 'desk.page': i }
       })
-      expect(built.safetyErrors).toEqual([])
+      expect(built.safetyErrors).toEqual(costCheckNotes(server.sandbox))
       await client.submitContract({
         contractId: built.contractId,
         txEnvelope: transactionWitnessSetTextEnvelope(witnessSet(built.tx, [who]))

@@ -11,12 +11,7 @@ import { parseShelleyAddress } from '../../core/cardano/address'
 import type { Value } from '../../core/cardano/value'
 import { encodePlutusData } from '../../core/marlowe/plutus/data'
 import { datumHash } from '../../core/marlowe/plutus/hash'
-import {
-  contractToPlutusData,
-  encodeMarloweData,
-  encodePayoutDatum,
-  encodeRedeemer
-} from '../../core/marlowe/plutus/marlowe-data'
+import { contractToPlutusData, encodeMarloweData, encodeRedeemer } from '../../core/marlowe/plutus/marlowe-data'
 import { encodeTransactionError } from '../../core/marlowe/json/encode'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
 import { computeTransaction } from '../../core/marlowe/semantics'
@@ -25,13 +20,14 @@ import { withCsl } from '../../csl'
 import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, computeTransactionFailed, engineFailure, evaluating, roleTokenNotFound } from './build-errors'
 import type { BuildContext } from './context'
+import { checkTransactionCosts, withCostErrors } from './cost-check'
 import { loadMarloweOutput, type Loaded } from './marlowe-input'
 import { marloweTagsMetadatum, MARLOWE_LABEL, transactionMetadataFromJson } from './metadata'
 import { requiredLovelace, withMinLovelace } from './min-utxo'
 import { openRoleSpends } from './open-roles'
+import { payoutOutputs } from './payout-outputs'
 import type { PlannedOutput, ScriptSpend, TxPlan } from './plan'
 import { checkContract, valueTooLargeError, type SafetyError } from './safety'
-import { scriptAddress } from './scripts'
 import { simulateTransactions } from './simulate'
 import type { ApplyBuild, ApplyRequest, WalletRequest } from './types'
 import { validity } from './validity'
@@ -85,26 +81,6 @@ function continuation(
   return { datum, bytes, value }
 }
 
-/** One output per paid party: to its address, or to the payout validator with datum (rolesCurrency, role). */
-function payoutOutputs(ctx: BuildContext, scripts: MarloweDeployment, rolesCurrency: string, out: TransactionSuccess) {
-  const payoutAddress = scriptAddress(ctx.mainnet, scripts.payout.hash)
-  return withCsl((scope) =>
-    payoutsByParty(out.payments).map((p): { output: PlannedOutput; role?: string } => {
-      if (p.party.type === 'Address') {
-        const address = p.party.address
-        return { output: { address, value: withMinLovelace(scope, ctx.pp, { address, value: p.value }) } }
-      }
-      const datum = encodePayoutDatum({ rolesCurrency, role: p.party.role })
-      const value = withMinLovelace(scope, ctx.pp, {
-        address: payoutAddress,
-        value: p.value,
-        datumHash: datumHash(datum)
-      })
-      return { output: { address: payoutAddress, value, datum }, role: p.party.role }
-    })
-  )
-}
-
 function merkleizedContinuationOutputs(ctx: BuildContext, address: string, inputs: ApplyRequest['inputs']) {
   return withCsl((scope) =>
     inputs.flatMap((i): PlannedOutput[] => {
@@ -124,16 +100,33 @@ function metadataOf(request: ApplyRequest) {
 }
 
 /**
- * The simulation of what may follow. A value beyond the limit there is reported, not refused: these inputs are
- * fine, and refusing them could leave the contract's funds where nothing else can move them.
+ * The simulation of what may follow, and the cost of its costliest transactions. A value beyond the limit there is
+ * reported, not refused: these inputs are fine, and refusing them could leave the contract's funds where nothing
+ * else can move them.
  */
-function continuationSafety(ctx: BuildContext, datum: MarloweData, marloweAddress: string): SafetyError[] {
+async function continuationSafety(
+  ctx: BuildContext,
+  scripts: MarloweDeployment,
+  datum: MarloweData,
+  marloweAddress: string,
+  walletAddress: string
+): Promise<SafetyError[]> {
+  let simulation
   try {
-    return simulateTransactions({ pp: ctx.pp, datum, marloweAddress })
+    simulation = simulateTransactions({ pp: ctx.pp, datum, marloweAddress })
   } catch (e) {
     if (e instanceof ValueTooLargeError) return [valueTooLargeError(e)]
     throw e
   }
+  const costs = await checkTransactionCosts({
+    ctx,
+    scripts,
+    marloweAddress,
+    rolesCurrency: datum.params.rolesCurrency,
+    walletAddress,
+    transactions: simulation.costliest
+  })
+  return withCostErrors(simulation.errors, costs)
 }
 
 export async function buildApplyInputs(
@@ -188,6 +181,21 @@ export async function buildApplyInputs(
     throw badRequest('A transaction that releases an open role cannot also make payouts')
   }
 
+  // Runtime checks the output contract; a closed contract has nothing left to check. Checked before any input
+  // is reserved, since it may ask the chain to evaluate.
+  const safetyErrors =
+    next === undefined
+      ? []
+      : [
+          ...checkContract({
+            mainnet: ctx.mainnet,
+            rolesCurrency,
+            state: next.datum.state,
+            contract: next.datum.contract
+          }),
+          ...(await continuationSafety(ctx, scripts, next.datum, utxo.address, wallet.changeAddress))
+        ]
+
   const plan = (available: readonly Utxo[]) => {
     const roleUtxos: Utxo[] = []
     const openSpends: ScriptSpend[] = []
@@ -233,18 +241,6 @@ export async function buildApplyInputs(
     ),
     payments: out.payments,
     warnings: out.warnings,
-    // Runtime checks the output contract; a closed contract has nothing left to check.
-    safetyErrors:
-      next === undefined
-        ? []
-        : [
-            ...checkContract({
-              mainnet: ctx.mainnet,
-              rolesCurrency,
-              state: next.datum.state,
-              contract: next.datum.contract
-            }),
-            ...continuationSafety(ctx, next.datum, utxo.address)
-          ]
+    safetyErrors
   }
 }

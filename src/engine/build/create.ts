@@ -11,6 +11,7 @@ import { EngineError } from '../errors'
 import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, engineFailure, evaluating, insufficientMinAdaDeposit } from './build-errors'
 import type { BuildContext } from './context'
+import { checkTransactionCosts, isCostNotChecked, withCostErrors } from './cost-check'
 import { creatorDeposit, initialState } from './initial-state'
 import {
   MARLOWE_LABEL,
@@ -44,6 +45,12 @@ function checkAccounts(accounts: readonly InitialAccount[], mainnet: boolean): v
     if (a.amount <= 0n) throw badRequest('Invalid initial accounts: every balance must be positive')
     if (a.party.type === 'Address') checkAddress(a.party.address, mainnet, 'initial accounts')
   }
+}
+
+function safetyAnalysisFailed(safetyErrors: readonly SafetyError[]): EngineError {
+  return new EngineError('BadRequest', 'SafetyAnalysisFailed', 'The contract failed the safety analysis', {
+    safetyErrors
+  })
 }
 
 function metadataFor(request: CreateRequest, policyId: string, roles: RolesSetup): Map<bigint, Metadatum> {
@@ -102,7 +109,10 @@ export async function buildCreate(
   const roles = setupRoles(request.roles, request.threadTokenName ?? '', mainnet)
   const continuations = new Set(request.continuations?.keys() ?? [])
 
-  const plan = (available: readonly Utxo[]): Planned<CreateInfo> => {
+  // The plan runs again when a concurrent build takes its inputs: the costs are evaluated once per roles currency.
+  const costChecks = new Map<string, Promise<SafetyError[]>>()
+
+  const plan = async (available: readonly Utxo[]): Promise<Planned<CreateInfo>> => {
     const minted = roles.mint === undefined ? undefined : planMint(ctx, roles.mint, available)
     const rolesCurrency = minted?.mint.policyId ?? roles.policyId ?? ''
     const threadToken =
@@ -111,17 +121,31 @@ export async function buildCreate(
         : { currencySymbol: rolesCurrency, tokenName: roles.threadTokenName }
     const { datum, deposit } = initialDatum(ctx, wallet, request, rolesCurrency, threadToken)
     const { state, contract } = datum
-    const safetyErrors = [
+    // A contract the engine cannot evaluate on some path could never be acted on through it there: refused.
+    const simulation = evaluating(() => simulateTransactions({ pp: ctx.pp, datum, marloweAddress }))
+    const found = [
       ...checkContract({ mainnet, rolesCurrency, state, contract, roles: roles.check, continuations }),
-      // A contract the engine cannot evaluate on some path could never be acted on through it there: refused.
-      ...evaluating(() => simulateTransactions({ pp: ctx.pp, datum, marloweAddress }))
+      ...simulation.errors
     ]
-    // Runtime refuses any safety error, fatal or not, once the creator funds initial accounts.
-    if (accounts.length > 0 && safetyErrors.length > 0) {
-      throw new EngineError('BadRequest', 'SafetyAnalysisFailed', 'The contract failed the safety analysis', {
-        safetyErrors
+    // Runtime refuses any safety error, fatal or not, once the creator funds initial accounts; such a create is
+    // refused before its costs are evaluated.
+    const funded = accounts.length > 0
+    if (funded && found.length > 0) throw safetyAnalysisFailed(found)
+    let costs = costChecks.get(rolesCurrency)
+    if (costs === undefined) {
+      costs = checkTransactionCosts({
+        ctx,
+        scripts: current,
+        marloweAddress,
+        rolesCurrency,
+        walletAddress: wallet.changeAddress,
+        transactions: simulation.costliest
       })
+      costChecks.set(rolesCurrency, costs)
     }
+    const safetyErrors = withCostErrors(found, await costs)
+    // A cost not checked (stand-in scripts) is no finding of Runtime's: it does not refuse the create.
+    if (funded && !safetyErrors.every(isCostNotChecked)) throw safetyAnalysisFailed(safetyErrors)
     const datumBytes = encodeMarloweData(datum)
     const assets = sumValues(state.accounts.map(([k, amount]) => tokenValue(k.token, amount)))
     const txPlan: TxPlan = {

@@ -6,7 +6,8 @@
  * deposit a case asks for, the lowest choice it allows, and notifies that hold. The walk stops after a fixed
  * number of transactions, of bytes of datums encoded or of bytes of errors reported, and then reports `SafetyAnalysisTimeout`, as Runtime does past its
  * time limit. A value beyond the core's limit on any path ends the walk with a `ValueTooLargeError` naming its
- * path in the contract.
+ * path in the contract. Along the way it keeps the transactions likeliest to be the costliest to run on chain (the most
+ * parties paid, the largest datum spent) for the cost check (./cost-check.ts).
  */
 import type { ProtocolParameters } from '../../chain/provider'
 import { stringifyJson, type JsonObject } from '../../core/json/lossless'
@@ -38,7 +39,7 @@ import type {
 import { withCsl } from '../../csl'
 import { requiredLovelace } from './min-utxo'
 import type { SafetyError } from './safety'
-import { stateValue } from './validator-rules'
+import { payoutsByParty, stateValue } from './validator-rules'
 
 export const DEFAULT_MAX_TRANSACTIONS = 2000
 
@@ -58,18 +59,47 @@ export const DEFAULT_MAX_REPORT_BYTES = 1024 * 1024
 /** At least what one warning adds to a transaction's JSON (`{"shadowing":"x","had_value":0,…}` is 51 bytes). */
 const MIN_WARNING_BYTES = 40
 
+/** How many transactions the walk keeps by each measure of cost (parties paid, datum bytes spent). */
+export const COSTLIEST_PER_MEASURE = 3
+
+/** A transaction of the walk, kept as a candidate for the cost check. */
+export interface SimulatedTx {
+  readonly state: State
+  readonly contract: Contract
+  readonly input: TransactionInput
+  readonly output: TransactionSuccess
+  /** Bytes of the datum it spends. */
+  readonly datumBytes: number
+  /** Parties it pays, each an output of its own. */
+  readonly payouts: number
+}
+
+/** The validator's work grows with the outputs it checks payouts against, and with the datum it decodes. */
+const byPayouts = (a: SimulatedTx, b: SimulatedTx): number => b.payouts - a.payouts || b.datumBytes - a.datumBytes
+const byDatumBytes = (a: SimulatedTx, b: SimulatedTx): number => b.datumBytes - a.datumBytes || b.payouts - a.payouts
+
+/** Inserts `tx` in `list` (sorted by `order`) and keeps the first `COSTLIEST_PER_MEASURE`. */
+function keep(list: SimulatedTx[], tx: SimulatedTx, order: (a: SimulatedTx, b: SimulatedTx) => number): void {
+  const at = list.findIndex((other) => order(tx, other) < 0)
+  if (at === -1) list.push(tx)
+  else list.splice(at, 0, tx)
+  if (list.length > COSTLIEST_PER_MEASURE) list.pop()
+}
+
 interface Walk {
   readonly pp: ProtocolParameters
   readonly rolesCurrency: string
   readonly marloweAddress: string
   readonly errors: SafetyError[]
+  readonly mostPayouts: SimulatedTx[]
+  readonly largestDatums: SimulatedTx[]
   transactions: number
   datumBytes: number
   reportBytes: number
   truncated: boolean
 }
 
-function transactionJson(
+export function transactionJson(
   state: State,
   contract: Contract,
   input: TransactionInput,
@@ -108,12 +138,16 @@ function representativeInput(action: Action, state: State, time: bigint): Input 
   }
 }
 
-/**
- * The min-UTxO the continuing output of `output` needs, if it holds less; `false` when encoding its datum used up
- * the walk's datum budget.
- */
-function outputShortfall(walk: Walk, output: TransactionSuccess): bigint | undefined | false {
-  if (output.contract.type === 'Close') return undefined
+interface Continuing {
+  /** The min-UTxO its output needs, if it holds less. */
+  readonly needed?: bigint
+  /** Bytes of its datum (0 for a closed contract). */
+  readonly datumBytes: number
+}
+
+/** The continuing output of `output`; `false` when encoding its datum used up the walk's datum budget. */
+function continuing(walk: Walk, output: TransactionSuccess): Continuing | false {
+  if (output.contract.type === 'Close') return { datumBytes: 0 }
   const datum: MarloweData = {
     params: { rolesCurrency: walk.rolesCurrency },
     state: output.state,
@@ -128,7 +162,7 @@ function outputShortfall(walk: Walk, output: TransactionSuccess): bigint | undef
   const value = stateValue(output.state)
   const shape = { address: walk.marloweAddress, value, datumHash: datumHash(bytes) }
   const needed = withCsl((scope) => requiredLovelace(scope, walk.pp, shape))
-  return needed > value.lovelace ? needed : undefined
+  return needed > value.lovelace ? { needed, datumBytes: bytes.length } : { datumBytes: bytes.length }
 }
 
 /**
@@ -175,7 +209,7 @@ function report(
   return !walk.truncated
 }
 
-function visit(walk: Walk, state: State, contract: Contract, input: TransactionInput): void {
+function visit(walk: Walk, state: State, contract: Contract, datumBytes: number, input: TransactionInput): void {
   if (walk.truncated) return
   const output = computeTransaction(input, state, contract)
   if (output.type === 'Error') return
@@ -184,13 +218,25 @@ function visit(walk: Walk, state: State, contract: Contract, input: TransactionI
     return
   }
   walk.transactions -= 1
-  const needed = outputShortfall(walk, output)
-  if (needed === false || !report(walk, output, needed, () => transactionJson(state, contract, input, output))) return
-  explore(walk, output.state, output.contract, input.interval.from)
+  const tx: SimulatedTx = {
+    state,
+    contract,
+    input,
+    output,
+    datumBytes,
+    payouts: payoutsByParty(output.payments).length
+  }
+  if (tx.payouts > 0) keep(walk.mostPayouts, tx, byPayouts)
+  keep(walk.largestDatums, tx, byDatumBytes)
+  const next = continuing(walk, output)
+  if (next === false || !report(walk, output, next.needed, () => transactionJson(state, contract, input, output))) {
+    return
+  }
+  explore(walk, output.state, output.contract, next.datumBytes, input.interval.from)
 }
 
 /** Every transaction that can follow from (state, contract) at `time`: each case now, then the timeout. */
-function explore(walk: Walk, state: State, contract: Contract, time: bigint): void {
+function explore(walk: Walk, state: State, contract: Contract, datumBytes: number, time: bigint): void {
   if (contract.type === 'Close') return
   const now = time > state.minTime ? time : state.minTime
   const reduced = reduceContractUntilQuiescent({ timeInterval: { from: now, to: now } }, state, contract)
@@ -198,15 +244,20 @@ function explore(walk: Walk, state: State, contract: Contract, time: bigint): vo
   const quiescent = reduced.contract
   if (quiescent.type !== 'When') {
     // Nothing to wait for: one transaction (no inputs) pays out and closes.
-    visit(walk, state, contract, { interval: { from: now, to: now }, inputs: [] })
+    visit(walk, state, contract, datumBytes, { interval: { from: now, to: now }, inputs: [] })
     return
   }
   for (const aCase of quiescent.cases) {
     if (aCase.type !== 'Case') continue
     const input = representativeInput(aCase.action, reduced.state, now)
-    if (input !== undefined) visit(walk, state, contract, { interval: { from: now, to: now }, inputs: [input] })
+    if (input !== undefined) {
+      visit(walk, state, contract, datumBytes, { interval: { from: now, to: now }, inputs: [input] })
+    }
   }
-  visit(walk, state, contract, { interval: { from: quiescent.timeout, to: quiescent.timeout }, inputs: [] })
+  visit(walk, state, contract, datumBytes, {
+    interval: { from: quiescent.timeout, to: quiescent.timeout },
+    inputs: []
+  })
 }
 
 export interface SimulationInput {
@@ -218,12 +269,20 @@ export interface SimulationInput {
   readonly maxReportBytes?: number
 }
 
-export function simulateTransactions(input: SimulationInput): SafetyError[] {
+export interface Simulation {
+  readonly errors: SafetyError[]
+  /** The transactions paying the most parties and those spending the largest datums, without repeats. */
+  readonly costliest: SimulatedTx[]
+}
+
+export function simulateTransactions(input: SimulationInput): Simulation {
   const walk: Walk = {
     pp: input.pp,
     rolesCurrency: input.datum.params.rolesCurrency,
     marloweAddress: input.marloweAddress,
     errors: [],
+    mostPayouts: [],
+    largestDatums: [],
     transactions: input.maxTransactions ?? DEFAULT_MAX_TRANSACTIONS,
     datumBytes: input.maxDatumBytes ?? DEFAULT_MAX_DATUM_BYTES,
     reportBytes: input.maxReportBytes ?? DEFAULT_MAX_REPORT_BYTES,
@@ -231,7 +290,7 @@ export function simulateTransactions(input: SimulationInput): SafetyError[] {
   }
   const { state, contract } = input.datum
   try {
-    explore(walk, state, contract, state.minTime)
+    explore(walk, state, contract, encodeMarloweData(input.datum).length, state.minTime)
   } catch (e) {
     // Found below by the step's own contract; the path that helps is the one in the whole contract.
     throw e instanceof ValueTooLargeError ? e.in(contract) : e
@@ -243,5 +302,5 @@ export function simulateTransactions(input: SimulationInput): SafetyError[] {
       fatal: false
     } as SafetyError)
   }
-  return walk.errors
+  return { errors: walk.errors, costliest: [...new Set([...walk.mostPayouts, ...walk.largestDatums])] }
 }

@@ -13,7 +13,7 @@ import {
 } from '../../../src/core/marlowe/types'
 import { assemble } from '../../../src/engine/build/assemble'
 import { mintTestToken } from './flows'
-import { ADA, T0, failure, harness, testWallet, type Harness } from './support'
+import { ADA, T0, costCheckNotes, failure, harness, testWallet, type Harness } from './support'
 
 const DAY = 86_400_000n
 const alice = testWallet('alice')
@@ -111,9 +111,12 @@ describe('create', () => {
         fatal: true
       }
     ])
-    // Without initial accounts the same errors are only reported.
+    // Without initial accounts the same errors are only reported (with the cost check, made only for those).
     const built = await h.builder.create({ changeAddress: alice.address }, { contract })
-    expect(built.safetyErrors.map((s) => s.error)).toEqual(['MissingRolesCurrency'])
+    expect(built.safetyErrors.map((s) => s.error)).toEqual([
+      'MissingRolesCurrency',
+      ...costCheckNotes(h.sandbox).map((s) => s.error)
+    ])
   })
 
   test('addresses of the wrong network are refused', async () => {

@@ -20,7 +20,7 @@ import {
   quantity
 } from './flows'
 import { decodeTx } from './marlowe-validator'
-import { ADA, T0, harness, testWallet, type Harness } from './support'
+import { ADA, T0, costCheckNotes, harness, testWallet, type Harness } from './support'
 
 const DAY = 86_400_000n
 const alice = testWallet('alice')
@@ -64,7 +64,7 @@ describe('escrow with minted role tokens', () => {
       }
     )
     expectValidCreate(h, created)
-    expect(created.safetyErrors).toEqual([])
+    expect(created.safetyErrors).toEqual(costCheckNotes(h.sandbox))
     const policy = created.rolesCurrency
     expect(policy).toMatch(/^[0-9a-f]{56}$/)
     expect(created.contractId).toEqual({ txId: created.txId, index: 0 })
@@ -311,13 +311,16 @@ describe('merkleized contracts', () => {
       timeoutContinuation: { type: 'Close' }
     }
     const unknown = await h.builder.create({ changeAddress: alice.address }, { contract })
-    expect(unknown.safetyErrors.map((e) => e.error)).toEqual(['MissingContinuation'])
+    expect(unknown.safetyErrors).toEqual([
+      expect.objectContaining({ error: 'MissingContinuation' }),
+      ...costCheckNotes(h.sandbox)
+    ])
     await h.builder.release(unknown.reservation.key)
     const created = await h.builder.create(
       { changeAddress: alice.address },
       { contract, continuations: new Map([[hash, continuation]]) }
     )
-    expect(created.safetyErrors).toEqual([])
+    expect(created.safetyErrors).toEqual(costCheckNotes(h.sandbox))
     await h.submit(created, [alice])
     const inputs: Input[] = [{ content: { type: 'INotify' }, merkleized: { hash, continuation } }]
     const applied = await h.builder.applyInputs(

@@ -8,7 +8,7 @@ import { ADA as ADA_TOKEN, CLOSE, type Contract, type Input, type Party } from '
 import { scriptAddress } from '../../../src/engine/build/scripts'
 import { balance, expectValidApply, expectValidCreate, mintTestToken, quantity } from './flows'
 import { decodeTx } from './marlowe-validator'
-import { ADA, T0, harness, testWallet, type Harness } from './support'
+import { ADA, T0, costCheckNotes, harness, testWallet, type Harness } from './support'
 
 const DAY = 86_400_000n
 const alice = testWallet('alice')
@@ -54,7 +54,7 @@ describe('roles', () => {
     expect(created.rolesCurrency).toBe(policy)
     expect(decodeTx(created.tx).mint).toEqual({ lovelace: 0n, assets: {} })
     // Seller has no token anywhere: Runtime does not check existing policies' distribution.
-    expect(created.safetyErrors).toEqual([])
+    expect(created.safetyErrors).toEqual(costCheckNotes(h.sandbox))
     await h.submit(created, [bob])
     const paid = await h.builder.applyInputs(
       { changeAddress: alice.address },
@@ -88,7 +88,8 @@ describe('roles', () => {
     )
     expect(created.safetyErrors.map((e) => [e.error, e['role-name']])).toEqual([
       ['MissingRoleToken', 'Seller'],
-      ['ExtraRoleToken', 'Extra']
+      ['ExtraRoleToken', 'Extra'],
+      ...costCheckNotes(h.sandbox).map((e) => [e.error, undefined])
     ])
     expect(decodeTx(created.tx).mint).toEqual({
       lovelace: 0n,
@@ -226,7 +227,7 @@ describe('roles', () => {
     expect(decodeTx(created.tx).mint).toEqual({ lovelace: 0n, assets: {} })
     expect(quantity(created.assets, policy, hex('Thread'))).toBe(1n)
     // Seller is used but not distributed: Runtime reports nothing for an existing policy's other roles.
-    expect(created.safetyErrors).toEqual([])
+    expect(created.safetyErrors).toEqual(costCheckNotes(h.sandbox))
     await h.submit(created, [alice])
     expect(quantity(await balance(h, alice.address), policy, hex('Buyer'))).toBe(0n)
     const paid = await h.builder.applyInputs(

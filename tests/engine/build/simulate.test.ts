@@ -32,7 +32,7 @@ const simulate = (d: MarloweData, maxTransactions?: number, limits: Partial<Simu
     marloweAddress: semanticsValidatorAddress('sandbox'),
     ...(maxTransactions === undefined ? {} : { maxTransactions }),
     ...limits
-  })
+  }).errors
 
 const notifyThen = (then: Contract, timeout = T): Contract => ({
   type: 'When',

@@ -11,7 +11,8 @@ import { reviewTransaction } from '../../../src/core/cardano/review'
 import type { ReviewContext, TxReview } from '../../../src/core/cardano/review/types'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
 import { InMemoryInputReservations, MarloweTxBuilder } from '../../../src/engine/build'
-import type { BuilderOptions } from '../../../src/engine/build'
+import type { BuilderOptions, SafetyError } from '../../../src/engine/build'
+import type { ChainProvider } from '../../../src/chain/provider'
 import { CSL, withCsl } from '../../../src/csl'
 import { EngineError } from '../../../src/engine/errors'
 
@@ -126,6 +127,23 @@ export async function reviewFor(
     networkId: 0
   }
   return reviewTransaction(tx, context)
+}
+
+/**
+ * What the cost check adds to the safety errors of a contract on `provider`'s chain: on stand-in scripts a note that
+ * it was not made; on validators (`MARLOWE_VALIDATORS_DIR`) nothing, since the tests' contracts fit the budget.
+ */
+export function costCheckNotes(provider: Pick<ChainProvider, 'network' | 'deployment'>): SafetyError[] {
+  if (!deploymentOf(provider).standIn) return []
+  return [
+    {
+      error: 'TransactionCostNotChecked',
+      detail:
+        "The execution cost and size of the contract's transactions were not checked: this chain runs stand-in " +
+        'Marlowe scripts, not the Marlowe validators.',
+      fatal: false
+    }
+  ]
 }
 
 /** The EngineError a build fails with (any other outcome fails the test). */

@@ -12,7 +12,7 @@ import { deepMerkleize, inputForCase } from '../../../src/core/marlowe/merkle'
 import { ADA as ADA_TOKEN, CLOSE, type Contract, type InputContent, type Party } from '../../../src/core/marlowe/types'
 import { payoutValidatorAddress } from '../../../src/chain/deployments'
 import { expectValidApply } from './flows'
-import { ADA, T0, failure, harness, testWallet, type Harness } from './support'
+import { ADA, T0, costCheckNotes, failure, harness, testWallet, type Harness } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -61,7 +61,7 @@ describe('merkleized inputs (check h)', () => {
     const { when, continuations } = merkleizedPayment()
     expect(when.cases[0]?.type).toBe('MerkleizedCase')
     const created = await h.builder.create({ changeAddress: alice.address }, { contract: when, continuations })
-    expect(created.safetyErrors).toEqual([])
+    expect(created.safetyErrors).toEqual(costCheckNotes(h.sandbox))
     await h.submit(created, [alice])
     const inputs = [inputForCase(when, 0, deposit, continuations)]
     const applied = await h.builder.applyInputs(

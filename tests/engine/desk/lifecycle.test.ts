@@ -20,7 +20,7 @@ import { stringifyContract, stringifyInputs } from '../../../src/core/marlowe/js
 import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
 import { Keystore } from '../../../src/engine/keys'
 import { rolesEscrow } from '../build/flows'
-import { ADA, T0 } from '../build/support'
+import { ADA, T0, costCheckNotes } from '../build/support'
 import { FAST_SCRYPT } from '../keys/support'
 import { deskHarness, PASSWORD, VERSION, type DeskHarness } from './support'
 
@@ -167,7 +167,7 @@ describe('an escrow from creation to withdrawal', () => {
     expect(review.inputs.every((i) => i.resolved && i.owner === 'own' && i.wallet === carol.id)).toBe(true)
     expect(review.netEffect.find((e) => e.wallet === carol.id)?.lovelace).toBeGreaterThan(review.fee.fee)
     expect(review.warnings.filter((w) => w.severity === 'danger')).toEqual([])
-    expect(created.safetyErrors).toEqual([])
+    expect(created.safetyErrors).toEqual(costCheckNotes(h.provider))
   })
 
   test('review and status of the stored build', async () => {

@@ -25,6 +25,8 @@ export const VERSION = '9.8.7-test'
 export interface DeskHarness extends WireCalls {
   readonly desk: DeskHandlers
   readonly opened: OpenService
+  /** The chain the desk runs on. */
+  readonly provider: ChainProvider
   readonly keystore: Keystore
   readonly clock: ManualClock
   /** Every wire answer so far, in order. */
@@ -92,6 +94,7 @@ export async function deskHarness(
   return {
     desk,
     opened,
+    provider,
     keystore,
     clock,
     answers,
