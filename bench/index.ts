@@ -12,6 +12,7 @@ import { benchReview } from './review.bench'
 import { benchReviewFuzz } from './review-fuzz.bench'
 import { benchScale } from './scale.bench'
 import { benchSandbox } from './sandbox.bench'
+import { benchSandboxScale } from './sandbox-scale.bench'
 import { benchServer } from './server.bench'
 
 const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
@@ -22,7 +23,8 @@ const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
   build: benchBuild,
   server: benchServer,
   'chain-index': benchChainIndex,
-  scale: benchScale
+  scale: benchScale,
+  'sandbox-scale': benchSandboxScale
 }
 
 async function main(group: string | undefined): Promise<void> {

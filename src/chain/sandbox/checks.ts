@@ -1,30 +1,20 @@
 /**
- * Ledger rules the emulator does not enforce (tooling notes §3.1, §3.4.5), checked before a transaction reaches
- * it. Each failure is a `ChainError('Rejected')` whose reason starts with the Conway ledger's name for it.
+ * Ledger rules the emulator did not enforce (tooling notes §3.1, §3.4.5), checked before the ledger rules of
+ * `rules.ts`. Each failure is a `ChainError('Rejected')` whose reason starts with the Conway ledger's name for it.
  *
- * - network: the body's network id and every output, collateral-return and withdrawal address are network 0;
+ * - network: the body's network id and every output and collateral-return address are network 0;
  * - auxiliary data hash: present exactly when auxiliary data is, and equal to its hash;
  * - scripts and redeemers: every script-locked input and every minting policy has its script (in the witness
- *   set or as a reference script), every Plutus one has its redeemer — the emulator skips this for reference
+ *   set or as a reference script), every Plutus one has its redeemer — the emulator skipped this for reference
  *   scripts — a Plutus V1/V2 input holds a datum, and no spend/mint redeemer points at nothing;
  * - script data hash: recomputed as the ledger does, from the original bytes of the witness set's redeemers and
  *   datums and the language views of the cost models of the Plutus languages the transaction runs;
- * - signatures: a transaction with no vkey witness at all is refused here (the emulator would crash on it).
+ * - signatures: a transaction with no vkey witness at all is refused here, naming the keys it needs.
  */
-import { blake2bHex } from '../../core/blake2b'
-import {
-  Address,
-  AssetId,
-  CredentialType,
-  RedeemerTag,
-  type ProtocolParameters as BlazeParams,
-  type Transaction,
-  type TransactionBody,
-  type TransactionInput,
-  type TransactionOutput,
-  type TransactionWitnessSet
-} from '@blaze-cardano/core'
+import { blake2bPartsHex } from '../../core/blake2b'
 import { hexToBytes } from '../../core/bytes'
+import type { DecodedOutput, DecodedTx, ScriptLanguage, TxIn } from '../../core/cardano/tx'
+import type { ProtocolParameters as BlazeParams } from '@blaze-cardano/core'
 import { ChainError } from '../provider'
 import { languageViews } from './params'
 
@@ -32,46 +22,30 @@ const SANDBOX_NETWORK_ID = 0
 
 export interface LedgerLookup {
   readonly params: BlazeParams
-  output(input: TransactionInput): TransactionOutput | undefined
+  output(input: TxIn): DecodedOutput | undefined
 }
 
-/** The parts of a transaction the checks read, decoded once (Blaze decodes again on every accessor call). */
-interface TxView {
-  readonly id: string
-  readonly body: TransactionBody
-  readonly ws: TransactionWitnessSet
-  /** The auxiliary data's original bytes. */
-  readonly aux: string | undefined
+const EMPTY_MAP = Uint8Array.of(0xa0)
+/** Cost-model ids (the ledger's language ids) of the Plutus languages. */
+const COST_MODEL_ID: Readonly<Record<Exclude<ScriptLanguage, 'Native'>, number>> = {
+  PlutusV1: 0,
+  PlutusV2: 1,
+  PlutusV3: 2
 }
 
-const EMPTY_MAP = 'a0'
-const NATIVE = 0
-const PLUTUS_V3 = 3
-
-function blake2b256Hex(hex: string): string {
-  return blake2bHex(hexToBytes(hex), 32)
+export function inputName(input: TxIn): string {
+  return `${input.txId}#${input.index}`
 }
 
-function inputName(input: TransactionInput): string {
-  return `${input.transactionId()}#${input.index()}`
-}
-
-function networkOf(bech32: string): number | undefined {
-  try {
-    return Address.fromBech32(bech32).getNetworkId()
-  } catch {
-    return undefined
-  }
-}
-
-function compareInputs(a: TransactionInput, b: TransactionInput): number {
-  const byId = a.transactionId() < b.transactionId() ? -1 : a.transactionId() > b.transactionId() ? 1 : 0
-  return byId !== 0 ? byId : Number(a.index() - b.index())
+/** The ledger's order of inputs: by transaction id, then index (what spend redeemer indexes count in). */
+export function compareInputs(a: TxIn, b: TxIn): number {
+  const byId = a.txId < b.txId ? -1 : a.txId > b.txId ? 1 : 0
+  return byId !== 0 ? byId : a.index - b.index
 }
 
 class Checker {
   constructor(
-    private readonly tx: TxView,
+    private readonly tx: DecodedTx,
     private readonly ledger: LedgerLookup
   ) {}
 
@@ -81,29 +55,21 @@ class Checker {
 
   network(): void {
     const { body } = this.tx
-    const bodyNetwork = body.networkId()
-    if (bodyNetwork !== undefined && bodyNetwork !== SANDBOX_NETWORK_ID) {
-      this.reject(`WrongNetworkInTxBody: the body says network ${bodyNetwork}, the sandbox is network 0`)
+    if (body.networkId !== undefined && body.networkId !== SANDBOX_NETWORK_ID) {
+      this.reject(`WrongNetworkInTxBody: the body says network ${body.networkId}, the sandbox is network 0`)
     }
-    const outputs: (readonly [string, TransactionOutput])[] = body.outputs().map((o, i) => [`output ${i}`, o])
-    const collateralReturn = body.collateralReturn()
-    if (collateralReturn !== undefined) outputs.push(['the collateral return', collateralReturn])
-    for (const [what, output] of outputs) {
-      const network = output.address().getNetworkId()
-      if (network !== SANDBOX_NETWORK_ID) {
-        this.reject(`WrongNetwork: ${what} pays to ${output.address().toBech32()}, an address of network ${network}`)
-      }
-    }
-    for (const account of body.withdrawals()?.keys() ?? []) {
-      if (networkOf(account) !== SANDBOX_NETWORK_ID) {
-        this.reject(`WrongNetworkWithdrawal: withdrawal from ${account} is not from a network 0 reward account`)
+    const outputs: (readonly [string, DecodedOutput])[] = body.outputs.map((o, i) => [`output ${i}`, o])
+    if (body.collateralReturn !== undefined) outputs.push(['the collateral return', body.collateralReturn])
+    for (const [what, { address }] of outputs) {
+      if (address.networkId !== SANDBOX_NETWORK_ID) {
+        this.reject(`WrongNetwork: ${what} pays to ${address.text}, an address of network ${address.networkId}`)
       }
     }
   }
 
   auxiliaryDataHash(): void {
-    const declared = this.tx.body.auxiliaryDataHash()
-    const actual = this.tx.aux === undefined ? undefined : blake2b256Hex(this.tx.aux)
+    const declared = this.tx.body.auxDataHash
+    const actual = this.tx.auxData?.hash
     if (declared === undefined && actual !== undefined) {
       this.reject(
         `MissingTxBodyMetadataHash: the transaction has auxiliary data (hash ${actual}) but no hash of it in the body`
@@ -118,35 +84,29 @@ class Checker {
       this.reject(`ConflictingMetadataHash: the body says ${declared}, the auxiliary data hashes to ${actual}`)
   }
 
-  /**
-   * Languages (0 native, 1–3 Plutus V1–V3) of the scripts the transaction can run, by hash: its witness set's
-   * and the reference scripts of its inputs and reference inputs.
-   */
-  private availableScripts(): Map<string, number> {
-    const { body, ws } = this.tx
-    const scripts = new Map<string, number>()
-    for (const input of [...body.inputs().values(), ...(body.referenceInputs()?.values() ?? [])]) {
-      const script = this.ledger.output(input)?.scriptRef()
-      if (script !== undefined) scripts.set(script.hash(), script.language())
+  /** Languages of the scripts the transaction can run, by hash: its witness set's and its inputs' references. */
+  private availableScripts(): Map<string, ScriptLanguage> {
+    const { body, witnessSet } = this.tx
+    const scripts = new Map<string, ScriptLanguage>()
+    for (const input of [...body.inputs, ...body.referenceInputs]) {
+      const script = this.ledger.output(input)?.scriptRef
+      if (script !== undefined) scripts.set(script.hash, script.language)
     }
-    for (const s of ws.nativeScripts()?.values() ?? []) scripts.set(s.hash(), NATIVE)
-    for (const s of ws.plutusV1Scripts()?.values() ?? []) scripts.set(s.hash(), 1)
-    for (const s of ws.plutusV2Scripts()?.values() ?? []) scripts.set(s.hash(), 2)
-    for (const s of ws.plutusV3Scripts()?.values() ?? []) scripts.set(s.hash(), PLUTUS_V3)
+    for (const s of [...witnessSet.nativeScripts, ...witnessSet.plutusScripts]) scripts.set(s.hash, s.language)
     return scripts
   }
 
   /** Checks scripts and redeemers; returns the Plutus languages (cost-model ids) the transaction runs. */
   scriptsAndRedeemers(): Set<number> {
-    const { body, ws } = this.tx
+    const { body, witnessSet } = this.tx
     const scripts = this.availableScripts()
-    const redeemers = ws.redeemers()?.values() ?? []
-    const has = (tag: RedeemerTag, index: number): boolean =>
-      redeemers.some((r) => r.tag() === tag && r.index() === BigInt(index))
+    const { redeemers } = witnessSet
+    const has = (tag: 'spend' | 'mint', index: number): boolean =>
+      redeemers.some((r) => r.tag === tag && r.index === index)
     const languages = new Set<number>()
     const plutusSpends = new Set<number>()
     const plutusMints = new Set<number>()
-    const languageOf = (hash: string, what: string): number => {
+    const languageOf = (hash: string, what: string): ScriptLanguage => {
       const language = scripts.get(hash)
       if (language === undefined) {
         this.reject(
@@ -156,59 +116,56 @@ class Checker {
       return language
     }
 
-    const inputs = [...body.inputs().values()].sort(compareInputs)
+    const inputs = [...body.inputs].sort(compareInputs)
     inputs.forEach((input, index) => {
       const output = this.ledger.output(input)
-      const payment = output?.address().getProps().paymentPart
-      if (output === undefined || payment?.type !== CredentialType.ScriptHash) return
+      const payment = output?.address.payment
+      if (output === undefined || payment?.type !== 'script') return
       const what = `input ${inputName(input)}`
       const language = languageOf(payment.hash, what)
-      if (language === NATIVE) return
-      languages.add(language - 1)
+      if (language === 'Native') return
+      languages.add(COST_MODEL_ID[language])
       plutusSpends.add(index)
-      if (!has(RedeemerTag.Spend, index)) {
+      if (!has('spend', index)) {
         this.reject(
           `MissingRedeemers: ${what} (spend index ${index}) is locked by Plutus script ${payment.hash} but has no redeemer`
         )
       }
-      if (language < PLUTUS_V3 && output.datum() === undefined) {
+      if (language !== 'PlutusV3' && output.datum === undefined) {
         this.reject(
-          `UnspendableUTxONoDatumHash: ${what} is locked by Plutus V${language} script ${payment.hash} but holds no datum`
+          `UnspendableUTxONoDatumHash: ${what} is locked by Plutus ${language.slice('Plutus'.length)} script ${payment.hash} but holds no datum`
         )
       }
     })
 
-    const policies = [...new Set([...(body.mint()?.keys() ?? [])].map((a) => AssetId.getPolicyId(a)))].sort()
+    const policies = [...new Set(body.mint.map((p) => p.policyId))].sort()
     policies.forEach((policy, index) => {
       const what = `minting policy ${policy}`
       const language = languageOf(policy, what)
-      if (language === NATIVE) return
-      languages.add(language - 1)
+      if (language === 'Native') return
+      languages.add(COST_MODEL_ID[language])
       plutusMints.add(index)
-      if (!has(RedeemerTag.Mint, index)) {
+      if (!has('mint', index)) {
         this.reject(`MissingRedeemers: ${what} (mint index ${index}) is a Plutus script but has no redeemer`)
       }
     })
 
     for (const r of redeemers) {
-      const index = Number(r.index())
-      if (r.tag() === RedeemerTag.Spend && !plutusSpends.has(index)) {
-        this.reject(`ExtraRedeemers: the spend redeemer at index ${index} points to no Plutus-locked input`)
+      if (r.tag === 'spend' && !plutusSpends.has(r.index)) {
+        this.reject(`ExtraRedeemers: the spend redeemer at index ${r.index} points to no Plutus-locked input`)
       }
-      if (r.tag() === RedeemerTag.Mint && !plutusMints.has(index)) {
-        this.reject(`ExtraRedeemers: the mint redeemer at index ${index} points to no Plutus minting policy`)
+      if (r.tag === 'mint' && !plutusMints.has(r.index)) {
+        this.reject(`ExtraRedeemers: the mint redeemer at index ${r.index} points to no Plutus minting policy`)
       }
     }
-    // Plutus scripts attached for other purposes (certificates, withdrawals) also bring their language.
-    if ((ws.plutusV1Scripts()?.size() ?? 0) > 0) languages.add(0)
-    if ((ws.plutusV2Scripts()?.size() ?? 0) > 0) languages.add(1)
-    if ((ws.plutusV3Scripts()?.size() ?? 0) > 0) languages.add(2)
+    // Plutus scripts attached for other purposes also bring their language.
+    for (const s of witnessSet.plutusScripts) if (s.language !== 'Native') languages.add(COST_MODEL_ID[s.language])
     return languages
   }
 
   scriptDataHash(languages: ReadonlySet<number>): void {
-    const declared = this.tx.body.scriptDataHash()
-    const expected = expectedScriptDataHash(this.tx.ws, this.ledger.params, languages)
+    const declared = this.tx.body.scriptDataHash
+    const expected = expectedScriptDataHash(this.tx, this.ledger.params, languages)
     if (declared === expected) return
     const names = [...languages].sort().map((l) => `PlutusV${l + 1}`)
     const basis = `the redeemers, datums and cost models (${names.length === 0 ? 'none' : names.join(', ')})`
@@ -222,16 +179,16 @@ class Checker {
     this.reject(`PPViewHashesDontMatch: the body says script data hash ${declared}, ${basis} hash to ${expected}`)
   }
 
-  /** The emulator crashes (a TypeError) on a transaction without any vkey witness: say which keys must sign. */
+  /** Without any vkey witness, say which keys must sign (the emulator crashed on such a transaction). */
   signed(): void {
-    const { body, ws } = this.tx
-    if ((ws.vkeys()?.size() ?? 0) > 0) return
+    const { body, witnessSet } = this.tx
+    if (witnessSet.vkeys.length > 0) return
     const needed = new Set<string>()
-    for (const input of [...body.inputs().values(), ...(body.collateral()?.values() ?? [])]) {
-      const payment = this.ledger.output(input)?.address().getProps().paymentPart
-      if (payment?.type === CredentialType.KeyHash) needed.add(payment.hash)
+    for (const input of [...body.inputs, ...body.collateral]) {
+      const payment = this.ledger.output(input)?.address.payment
+      if (payment?.type === 'key') needed.add(payment.hash)
     }
-    for (const signer of body.requiredSigners()?.values() ?? []) needed.add(signer.value())
+    for (const signer of body.requiredSigners) needed.add(signer)
     if (needed.size > 0) {
       this.reject(
         `MissingVKeyWitnessesUTXOW: the transaction is not signed; it needs signatures of the keys ${[...needed].join(', ')}`
@@ -242,26 +199,23 @@ class Checker {
 
 /** The script integrity hash the ledger expects (`undefined` when the body must not have one). */
 function expectedScriptDataHash(
-  ws: TransactionWitnessSet,
+  tx: DecodedTx,
   params: BlazeParams,
   languages: ReadonlySet<number>
 ): string | undefined {
-  const redeemers = ws.redeemers()
-  const datums = ws.plutusData()
-  const hasRedeemers = (redeemers?.values().length ?? 0) > 0
-  const datumsHex = datums !== undefined && datums.size() > 0 ? datums.toCbor() : ''
-  if (!hasRedeemers && datumsHex === '') return undefined
-  // Conway: with datums but no redeemers the hashed bytes are [ A0 | datums | A0 ].
-  if (!hasRedeemers) return blake2b256Hex(EMPTY_MAP + datumsHex + EMPTY_MAP)
-  return blake2b256Hex((redeemers?.toCbor() ?? '') + datumsHex + languageViews(params, languages))
+  const { redeemers, redeemersBytes, datums, datumsBytes } = tx.witnessSet
+  const datumParts = datums.length > 0 && datumsBytes !== undefined ? [datumsBytes] : []
+  if (redeemers.length === 0) {
+    // Conway: with datums but no redeemers the hashed bytes are [ A0 | datums | A0 ].
+    return datumParts.length === 0 ? undefined : blake2bPartsHex([EMPTY_MAP, ...datumParts, EMPTY_MAP], 32)
+  }
+  const views = hexToBytes(languageViews(params, languages))
+  return blake2bPartsHex([redeemersBytes ?? new Uint8Array(0), ...datumParts, views], 32)
 }
 
 /** Throws `ChainError('Rejected')` for the first rule the transaction breaks. */
-export function checkBeforeSubmit(tx: Transaction, ledger: LedgerLookup): void {
-  const checker = new Checker(
-    { id: tx.getId(), body: tx.body(), ws: tx.witnessSet(), aux: tx.auxiliaryData()?.toCbor() },
-    ledger
-  )
+export function checkBeforeSubmit(tx: DecodedTx, ledger: LedgerLookup): void {
+  const checker = new Checker(tx, ledger)
   checker.network()
   checker.auxiliaryDataHash()
   checker.scriptDataHash(checker.scriptsAndRedeemers())

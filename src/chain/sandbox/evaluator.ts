@@ -5,21 +5,13 @@
  * instance starts small and the old one is garbage once nothing refers to it.
  *
  * Same work as `makeUplcEvaluator` from @blaze-cardano/vm with no over-estimation: the budgets returned are the
- * ones the scripts used.
+ * ones the scripts used. It takes and gives bytes: the transaction is never decoded into Blaze objects, whose
+ * decoding of Plutus Data costs seconds on a Marlowe-sized datum.
  */
 import { createRequire } from 'node:module'
-import {
-  Costmdls,
-  HexBlob,
-  Redeemer,
-  Redeemers,
-  fromHex,
-  toHex,
-  type ProtocolParameters as BlazeParams,
-  type SlotConfig,
-  type Transaction,
-  type TransactionUnspentOutput
-} from '@blaze-cardano/core'
+import { Costmdls, fromHex, type ProtocolParameters as BlazeParams, type SlotConfig } from '@blaze-cardano/core'
+import { CborReader } from '../../core/cardano/cbor'
+import type { RedeemerBudget } from '../provider'
 
 interface EvalResult {
   readonly redeemer: Uint8Array
@@ -71,6 +63,29 @@ function loadFreshInstance(path: string): UplcWasm {
 
 const DEFAULT_RECYCLE_EVERY = 200
 
+export interface SpentOutput {
+  /** `[transaction id, index]`. */
+  readonly ref: Uint8Array
+  readonly output: Uint8Array
+}
+
+const TAGS: readonly RedeemerBudget['tag'][] = ['spend', 'mint', 'cert', 'reward', 'vote', 'propose']
+
+/** `[tag, index, data, [mem, steps]]`, the redeemer the evaluator returns; its data is skipped, not decoded. */
+function readBudget(bytes: Uint8Array): RedeemerBudget {
+  const r = new CborReader(bytes)
+  const count = r.fixedArray('redeemer', 4)
+  const tag = TAGS[r.smallUint('redeemer tag', TAGS.length - 1)]!
+  const index = r.smallUint('redeemer index', Number.MAX_SAFE_INTEGER)
+  r.skip()
+  const units = r.fixedArray('execution units', 2)
+  const exUnits = { mem: r.uint('memory'), steps: r.uint('steps') }
+  r.closeArray(units, 'execution units')
+  r.closeArray(count, 'redeemer')
+  r.expectEnd('the redeemer')
+  return { tag, index, exUnits }
+}
+
 export class RecyclingEvaluator {
   private readonly path = uplcWasmPath()
   private readonly costModels: Uint8Array
@@ -88,15 +103,19 @@ export class RecyclingEvaluator {
     this.wasm = loadFreshInstance(this.path)
   }
 
-  /** The emulator's `Evaluator` shape; throws the evaluator's own message (often a plain string) on failure. */
-  readonly evaluate = (tx: Transaction, utxos: TransactionUnspentOutput[]): Promise<Redeemers> => {
+  /**
+   * The budget each redeemer of `tx` used, given the outputs its inputs, reference inputs and collateral spend
+   * (each as the CBOR of its reference and of its output). Throws the evaluator's own message (often a plain
+   * string) when a script fails or the transaction cannot be evaluated.
+   */
+  evaluate(tx: Uint8Array, utxos: readonly SpentOutput[]): RedeemerBudget[] {
     const { maxExecutionUnitsPerTransaction: max } = this.params
     let results: EvalResult[]
     try {
       results = this.wasm.eval_phase_two_raw(
-        fromHex(tx.toCbor()),
-        utxos.map((u) => fromHex(u.input().toCbor())),
-        utxos.map((u) => fromHex(u.output().toCbor())),
+        tx,
+        utxos.map((u) => u.ref),
+        utxos.map((u) => u.output),
         this.costModels,
         BigInt(max.steps),
         BigInt(max.memory),
@@ -107,14 +126,13 @@ export class RecyclingEvaluator {
     } finally {
       this.countEvaluation()
     }
-    const redeemers = results.map((r) => {
-      const redeemer = Redeemer.fromCbor(HexBlob(toHex(r.redeemer)))
-      r.free()
-      return redeemer
+    return results.map((r) => {
+      try {
+        return readBudget(r.redeemer)
+      } finally {
+        r.free()
+      }
     })
-    const out = Redeemers.fromCore([])
-    out.setValues(redeemers)
-    return Promise.resolve(out)
   }
 
   /** Bytes of linear memory of the current wasm instance. */

@@ -2,9 +2,11 @@
  * # The sandbox chain
  *
  * A local Conway ledger in the app's own process, for trying Marlowe contracts without a node or real funds:
- * `SandboxProvider` (network `'sandbox'`, network id 0) implements `ChainProvider` on @blaze-cardano/emulator
- * 0.4.5 — a third-party ledger that checks signatures, inputs, fees, min-ADA, value conservation, collateral,
- * validity intervals and budgets — with real Plutus V1/V2/V3 evaluation by aiken's `uplc` (wasm).
+ * `SandboxProvider` (network `'sandbox'`, network id 0) implements `ChainProvider` with the ledger rules of
+ * @blaze-cardano/emulator 0.4.5 — signatures, inputs, fees, min-ADA, value conservation, collateral, validity
+ * intervals and budgets, in its words (`rules.ts`) — applied to our own decoding of each transaction, and real
+ * Plutus V1/V2/V3 evaluation by aiken's `uplc` (wasm). No transaction, output or datum is decoded through Blaze,
+ * whose Plutus Data decoding takes seconds on a Marlowe datum; UTxOs are indexed by address and by reference.
  *
  * ## The Marlowe scripts here are stand-ins, unless it is given the validators
  * The real Marlowe validators are not available to this app, so the sandbox deploys **stand-in Plutus V2
@@ -25,10 +27,12 @@
  *
  * ## Ledger rules added to the emulator's
  * - one queue, and each accepted transaction is confirmed at once, so no two transactions can spend one UTxO;
- * - before the emulator sees a transaction (`checks.ts`): network id of body and addresses, auxiliary data hash,
- *   script data hash, a redeemer for every Plutus-locked input and Plutus mint (also through reference
- *   scripts), no redeemer pointing at nothing, no Plutus V1/V2 input without a datum;
- * - an unsigned transaction is rejected with the ledger's words instead of crashing the emulator;
+ * - before the emulator's rules (`checks.ts`): network id of body and addresses, auxiliary data hash, script data
+ *   hash, a redeemer for every Plutus-locked input and Plutus mint (also through reference scripts), no
+ *   redeemer pointing at nothing, no Plutus V1/V2 input without a datum;
+ * - an unsigned transaction is rejected with the ledger's words (the emulator crashed on it);
+ * - a reference script is native or Plutus by its language (the emulator swapped them), and mint redeemers count
+ *   policies in the ledger's sorted order;
  * - the Plutus evaluator's wasm is replaced every 200 evaluations, so its leak stays bounded (`evaluator.ts`).
  * Every refusal is a `ChainError('Rejected', reason)`; evaluation failures are `EvaluationFailed`.
  *
@@ -38,9 +42,13 @@
  * made per transaction at the current slot, so several blocks can share a slot.
  *
  * ## Persistence
- * With a `dataDir`, the ledger is saved after every confirmed transaction and every jump of the clock
- * (`state-file.ts` describes the file) and restored on `open`; an unusable file is refused, never overwritten.
- * Not saved: stake accounts, pools and governance state, which Marlowe does not use.
+ * With a `dataDir`, every confirmed transaction and every jump of the clock is on disk before it is reported, and
+ * the ledger is restored on `open`; an unusable state is refused, never overwritten. A small ledger is one state
+ * file rewritten whole (`state-file.ts` describes it); a large one (past `logFromBytes`, 4 MiB) is a snapshot in
+ * that file and a log of the changes since (`ledger-store.ts`, `ledger-log.ts`), so that saving costs the change
+ * and loading the ledger's UTxOs, not its history.
+ * Not saved: stake accounts, pools and governance state, which Marlowe does not use (transactions with
+ * certificates, withdrawals, votes or proposals are refused).
  */
 export { SandboxProvider, type SandboxOptions } from './sandbox-provider'
 export {

@@ -1,27 +1,14 @@
 /**
- * The emulator wrapped as a ledger that confirms each accepted transaction at once, in its own block at the
- * current slot: there is no mempool between submit and confirmation, so two transactions spending one UTxO can
- * never both land, and confirming does not move the clock. Blocks get numbers 1, 2, … and hashes chained from
- * the genesis id: blake2b-256(previous block hash ‖ slot as 8 bytes big-endian ‖ tx id).
+ * The sandbox ledger: its UTxOs (indexed by reference and by address), the datums it has seen and its clock,
+ * with `checks.ts` and `rules.ts` deciding what it accepts — all on our own decoding of the transaction bytes.
+ * It confirms each accepted transaction at once, in its own block at the current slot: there is no mempool
+ * between submit and confirmation, so two transactions spending one UTxO can never both land, and confirming
+ * does not move the clock. Blocks get numbers 1, 2, … and hashes chained from the genesis id:
+ * blake2b-256(previous block hash ‖ slot as 8 bytes big-endian ‖ tx id).
  */
 import { blake2bHex } from '../../core/blake2b'
-import {
-  Address,
-  HexBlob,
-  PlutusData,
-  RedeemerTag,
-  Transaction,
-  TransactionInput,
-  TransactionOutput,
-  TransactionUnspentOutput,
-  TxCBOR,
-  Value as BlazeValue,
-  blake2b_256
-} from '@blaze-cardano/core'
-import { Emulator } from '@blaze-cardano/emulator'
-import { bytesToHex, hexToBytes } from '../../core/bytes'
-import type { Credential } from '../../core/cardano/address'
-import { decodeAddress, decodeTransaction } from '../../core/cardano/tx'
+import { hexToBytes } from '../../core/bytes'
+import { decodeTransaction, parseAddressText, type DecodedTx } from '../../core/cardano/tx'
 import {
   ChainError,
   type BlockPoint,
@@ -32,42 +19,52 @@ import {
   type Utxo
 } from '../provider'
 import { checkBeforeSubmit } from './checks'
-import { fromScriptRef, fromUtxo, refKey, toBlazeInput, toUtxo } from './convert'
-import { RecyclingEvaluator } from './evaluator'
+import { RecyclingEvaluator, type SpentOutput } from './evaluator'
 import { STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
+import { decodeTxIn, encodeOutput, encodeTxIn, refKey, toUtxo } from './outputs'
 import { SANDBOX_BLAZE_PARAMS } from './params'
+import { checkLedgerRules } from './rules'
 import { ScriptTxLog } from './script-log'
 import type { BlockRef, LedgerSnapshot } from './state-file'
+import { UtxoSet } from './utxo-set'
 
 export const SLOT_LENGTH_MS = 1000n
 
-const REDEEMER_TAGS: ReadonlyMap<RedeemerTag, RedeemerBudget['tag']> = new Map([
-  [RedeemerTag.Spend, 'spend'],
-  [RedeemerTag.Mint, 'mint'],
-  [RedeemerTag.Cert, 'cert'],
-  [RedeemerTag.Reward, 'reward'],
-  [RedeemerTag.Voting, 'vote'],
-  [RedeemerTag.Proposing, 'propose']
-])
-
-function redeemerTag(tag: RedeemerTag): RedeemerBudget['tag'] {
-  const name = REDEEMER_TAGS.get(tag)
-  if (name === undefined) throw new Error(`unknown redeemer tag ${tag}`)
-  return name
+function words(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim()
 }
 
-/** The emulator throws Errors, strings, and TypeErrors where it trips over a malformed transaction. */
-function ledgerWords(e: unknown): string {
-  const words = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim()
-  return e instanceof TypeError ? `the ledger could not process this transaction (${words})` : words
-}
-
-function decodeTx(bytes: Uint8Array, kind: 'Rejected' | 'EvaluationFailed'): Transaction {
+/** Our own decoding: byte-exact, and milliseconds where Blaze's takes seconds on a Marlowe datum. */
+function decodeTx(bytes: Uint8Array, kind: 'Rejected' | 'EvaluationFailed'): DecodedTx {
+  let tx: DecodedTx
   try {
-    return Transaction.fromCbor(TxCBOR(bytesToHex(bytes)))
+    tx = decodeTransaction(bytes)
   } catch (e) {
-    throw new ChainError(kind, `DeserialiseFailure: not a Conway transaction (${ledgerWords(e)})`)
+    throw new ChainError(kind, `DeserialiseFailure: not a Conway transaction (${words(e)})`)
   }
+  const unknown = [
+    ...tx.body.unknownKeys.map((k) => `body field ${k}`),
+    ...tx.witnessSet.unknownKeys.map((k) => `witness set field ${k}`)
+  ]
+  if (tx.body.hasUpdate) unknown.unshift('body field 6 (a pre-Conway update proposal)')
+  if (unknown.length > 0) {
+    throw new ChainError(kind, `DeserialiseFailure: not a Conway transaction (unknown ${unknown.join(', ')})`)
+  }
+  return tx
+}
+
+/** What Marlowe never does and this ledger does not keep the state for (stake, rewards, governance). */
+function unsupported(tx: DecodedTx): string | undefined {
+  const { body } = tx
+  const parts = [
+    body.certificates.length > 0 ? 'certificates' : undefined,
+    body.withdrawals.length > 0 ? 'withdrawals' : undefined,
+    body.votingProcedures.length > 0 ? 'votes' : undefined,
+    body.proposals.length > 0 ? 'governance proposals' : undefined
+  ].filter((p) => p !== undefined)
+  return parts.length === 0
+    ? undefined
+    : `the sandbox ledger does not take ${parts.join(', ')}: it keeps no stake or governance state`
 }
 
 function nextBlockHash(previous: string, slot: bigint, txId: string): string {
@@ -78,45 +75,72 @@ function nextBlockHash(previous: string, slot: bigint, txId: string): string {
   return blake2bHex(bytes, 32)
 }
 
+/** A transaction the ledger took, as it took it. */
+export interface Accepted {
+  readonly txId: string
+  readonly block: BlockRef
+  readonly bytes: Uint8Array
+  readonly tx: DecodedTx
+  /** Whether the chain index keeps it (it pays to or spends from a script address). */
+  readonly indexed: boolean
+}
+
 export interface LedgerOptions {
   readonly recycleEvaluatorEvery?: number
   /** The genesis this ledger starts from, or must have started from (default: the stand-ins'). */
   readonly genesis?: SandboxGenesis
 }
 
+/** What the ledger holds; the chain index and the block list grow with history, the rest with the UTxOs. */
+interface LedgerState {
+  readonly utxos: UtxoSet
+  /** Every datum the ledger has seen, by hash, as its original bytes. */
+  readonly datums: Map<string, Uint8Array>
+  readonly slot: bigint
+  readonly tip: BlockRef
+  readonly transactions: Map<string, BlockRef>
+  readonly scriptTxs: ScriptTxLog
+}
+
 export class SandboxLedger {
   private readonly blockHashes = new Set<string>()
+  readonly evaluator: RecyclingEvaluator
+  private readonly utxos: UtxoSet
+  private readonly datums: Map<string, Uint8Array>
+  private currentSlot: bigint
+  private lastBlock: BlockRef
+  private readonly transactions: Map<string, BlockRef>
+  private readonly scriptTxs: ScriptTxLog
 
   private constructor(
-    private readonly emulator: Emulator,
-    readonly evaluator: RecyclingEvaluator,
+    state: LedgerState,
     readonly zeroTime: bigint,
     private readonly genesisId: string,
-    private lastBlock: BlockRef,
-    private readonly transactions: Map<string, BlockRef>,
-    private readonly scriptTxs: ScriptTxLog
+    options: LedgerOptions
   ) {
-    for (const block of transactions.values()) this.blockHashes.add(block.blockHash)
-  }
-
-  private static emulator(zeroTime: bigint, options: LedgerOptions): [Emulator, RecyclingEvaluator] {
+    this.utxos = state.utxos
+    this.datums = state.datums
+    this.transactions = state.transactions
+    this.scriptTxs = state.scriptTxs
+    this.currentSlot = state.slot
+    this.lastBlock = state.tip
     const slotConfig = { zeroTime: Number(zeroTime), zeroSlot: 0, slotLength: Number(SLOT_LENGTH_MS) }
-    const evaluator = new RecyclingEvaluator(SANDBOX_BLAZE_PARAMS, slotConfig, options.recycleEvaluatorEvery)
-    const emulator = new Emulator([], { params: SANDBOX_BLAZE_PARAMS, evaluator: evaluator.evaluate, slotConfig })
-    return [emulator, evaluator]
+    this.evaluator = new RecyclingEvaluator(SANDBOX_BLAZE_PARAMS, slotConfig, options.recycleEvaluatorEvery)
+    for (const block of this.transactions.values()) this.blockHashes.add(block.blockHash)
   }
 
   static genesis(zeroTime: bigint, options: LedgerOptions = {}): SandboxLedger {
-    const [emulator, evaluator] = SandboxLedger.emulator(zeroTime, options)
     const genesis = options.genesis ?? STAND_IN_GENESIS
+    const utxos = new UtxoSet()
     for (const o of genesis.outputs) {
-      const output = new TransactionOutput(Address.fromBech32(o.address), new BlazeValue(o.lovelace))
-      if (o.scriptRef !== undefined) output.setScriptRef(fromScriptRef(o.scriptRef))
-      emulator.addUtxo(new TransactionUnspentOutput(toBlazeInput(o.ref), output))
+      const value = { lovelace: o.lovelace, assets: {} }
+      const scriptRef = o.scriptRef === undefined ? {} : { scriptRef: o.scriptRef }
+      utxos.add(o.ref, encodeOutput({ address: o.address, value, ...scriptRef }))
     }
-    const block0: BlockRef = { slot: 0n, blockNo: 0n, blockHash: genesis.id }
-    const transactions = new Map(genesis.txIds.map((id) => [id, block0]))
-    return new SandboxLedger(emulator, evaluator, zeroTime, genesis.id, block0, transactions, new ScriptTxLog())
+    const tip: BlockRef = { slot: 0n, blockNo: 0n, blockHash: genesis.id }
+    const transactions = new Map(genesis.txIds.map((id) => [id, tip]))
+    const state = { utxos, datums: new Map(), slot: 0n, tip, transactions, scriptTxs: new ScriptTxLog() }
+    return new SandboxLedger(state, zeroTime, genesis.id, options)
   }
 
   /** Throws `Error` when the snapshot's contents do not decode (the caller reports the file as corrupt). */
@@ -130,33 +154,24 @@ export class SandboxLedger {
       )
     }
     if (s.slotLength !== SLOT_LENGTH_MS) throw new Error(`its slot length is ${s.slotLength} ms, not ${SLOT_LENGTH_MS}`)
-    const [emulator, evaluator] = SandboxLedger.emulator(s.zeroTime, options)
+    const utxos = new UtxoSet()
     s.utxos.forEach(([input, output], i) => {
       try {
-        emulator.addUtxo(
-          new TransactionUnspentOutput(
-            TransactionInput.fromCbor(HexBlob(input)),
-            TransactionOutput.fromCbor(HexBlob(output))
-          )
-        )
+        utxos.add(decodeTxIn(input), output)
       } catch (e) {
-        throw new Error(`utxos[${i}] does not decode: ${ledgerWords(e)}`)
+        throw new Error(`utxos[${i}] does not decode: ${words(e)}`)
       }
     })
-    s.datums.forEach(([hash, cbor], i) => {
-      if (blake2b_256(HexBlob(cbor)) !== hash) throw new Error(`datums[${i}] does not hash to ${hash}`)
-      emulator.datumHashes[hash] = PlutusData.fromCbor(HexBlob(cbor))
-    })
-    if (s.slot > 0n) emulator.stepForwardToSlot(s.slot)
-    return new SandboxLedger(
-      emulator,
-      evaluator,
-      s.zeroTime,
-      genesis.id,
-      s.tip,
-      new Map(s.transactions),
-      new ScriptTxLog(s.scriptTxs)
-    )
+    const datums = new Map(s.datums)
+    const state = {
+      utxos,
+      datums,
+      slot: s.slot,
+      tip: s.tip,
+      transactions: new Map(s.transactions),
+      scriptTxs: new ScriptTxLog(s.scriptTxs)
+    }
+    return new SandboxLedger(state, s.zeroTime, genesis.id, options)
   }
 
   snapshot(timeOffsetMs: bigint): LedgerSnapshot {
@@ -167,15 +182,15 @@ export class SandboxLedger {
       timeOffsetMs,
       slot: this.slot,
       tip: this.lastBlock,
-      utxos: this.emulator.utxos().map((u) => [u.input().toCbor(), u.output().toCbor()] as const),
-      datums: Object.entries(this.emulator.datumHashes).map(([hash, datum]) => [hash, datum.toCbor()] as const),
+      utxos: [...this.utxos.values()].map((u) => [encodeTxIn(u.ref), u.bytes] as const),
+      datums: [...this.datums],
       transactions: this.transactions,
       scriptTxs: this.scriptTxs.entries()
     }
   }
 
   get slot(): bigint {
-    return BigInt(this.emulator.clock.slot)
+    return this.currentSlot
   }
 
   get tip(): BlockRef {
@@ -188,99 +203,126 @@ export class SandboxLedger {
 
   /** Moves the clock forward to `slot`; an earlier or equal slot leaves it where it is. */
   advanceToSlot(slot: bigint): void {
-    if (slot > this.slot) this.emulator.stepForwardToSlot(slot)
+    if (slot > this.currentSlot) this.currentSlot = slot
   }
 
-  private resolveDatum = (hash: string): PlutusData | undefined => this.emulator.datumHashes[hash]
+  private resolveDatum = (hash: string): Uint8Array | undefined => this.datums.get(hash)
 
   utxosAt(addresses: readonly string[]): Utxo[] {
     const wanted = new Set(
       addresses.map((a) => {
         try {
-          return Address.fromBech32(a).toBytes()
+          return parseAddressText(a).hex
         } catch {
           throw new ChainError('Rejected', `not a Cardano address: ${JSON.stringify(a)}`)
         }
       })
     )
-    return this.emulator
-      .utxos()
-      .filter((u) => wanted.has(u.output().address().toBytes()))
-      .map((u) => toUtxo(u.input(), u.output(), this.resolveDatum))
+    return this.utxos.at(wanted).map((u) => toUtxo(u.ref, u.output, this.resolveDatum))
   }
 
   utxosByRef(refs: readonly TxOutRef[]): Utxo[] {
     const found: Utxo[] = []
     for (const ref of refs) {
-      const input = toBlazeInput(ref)
-      const output = this.emulator.getOutput(input)
-      if (output !== undefined) found.push(toUtxo(input, output, this.resolveDatum))
+      const utxo = this.utxos.get(ref)
+      if (utxo !== undefined) found.push(toUtxo(ref, utxo.output, this.resolveDatum))
     }
     return found
   }
 
-  async evaluate(bytes: Uint8Array, additionalUtxos: readonly Utxo[]): Promise<RedeemerBudget[]> {
+  evaluate(bytes: Uint8Array, additionalUtxos: readonly Utxo[]): RedeemerBudget[] {
     const tx = decodeTx(bytes, 'EvaluationFailed')
-    const extra = new Map(additionalUtxos.map((u) => [refKey(u.ref), fromUtxo(u)]))
-    const body = tx.body()
-    const spent = [
-      ...body.inputs().values(),
-      ...(body.referenceInputs()?.values() ?? []),
-      ...(body.collateral()?.values() ?? [])
-    ]
-    const utxos = spent.map((input) => {
-      const known = extra.get(`${input.transactionId()}#${input.index()}`)
-      if (known !== undefined) return known
-      const output = this.emulator.getOutput(input)
-      if (output === undefined) {
+    const extra = new Map(additionalUtxos.map((u) => [refKey(u.ref), u]))
+    const { inputs, referenceInputs, collateral } = tx.body
+    const spent = [...inputs, ...referenceInputs, ...collateral].map((input): SpentOutput => {
+      const ref = encodeTxIn(input)
+      const known = extra.get(refKey(input))
+      if (known !== undefined) return { ref, output: additionalOutput(known) }
+      const utxo = this.utxos.get(input)
+      if (utxo === undefined) {
         throw new ChainError(
           'EvaluationFailed',
-          `input ${input.transactionId()}#${input.index()} is neither on the ledger nor among the additional UTxOs`
+          `input ${refKey(input)} is neither on the ledger nor among the additional UTxOs`
         )
       }
-      return new TransactionUnspentOutput(input, output)
+      return { ref, output: utxo.bytes }
     })
     try {
-      const redeemers = await this.evaluator.evaluate(tx, utxos)
-      return redeemers.values().map((r) => ({
-        tag: redeemerTag(r.tag()),
-        index: Number(r.index()),
-        exUnits: { mem: r.exUnits().mem(), steps: r.exUnits().steps() }
-      }))
+      return this.evaluator.evaluate(bytes, spent)
     } catch (e) {
-      throw new ChainError('EvaluationFailed', ledgerWords(e), { txId: tx.getId() })
+      throw new ChainError('EvaluationFailed', words(e), { txId: tx.id })
     }
   }
 
-  /** Validates the transaction (our checks, then the emulator's) and confirms it in a new block. */
-  async submit(bytes: Uint8Array): Promise<string> {
+  /** Validates the transaction (our checks, then the ledger rules) and confirms it in a new block. */
+  submit(bytes: Uint8Array): Accepted {
     const tx = decodeTx(bytes, 'Rejected')
-    const txId = tx.getId()
-    checkBeforeSubmit(tx, { params: SANDBOX_BLAZE_PARAMS, output: (input) => this.emulator.getOutput(input) })
-    const scripts = this.scriptsTouched(bytes)
-    try {
-      await this.emulator.submitTransaction(tx)
-    } catch (e) {
-      throw new ChainError('Rejected', ledgerWords(e), { txId })
+    const refusal = unsupported(tx)
+    if (refusal !== undefined) throw new ChainError('Rejected', refusal, { txId: tx.id })
+    const output = (input: TxOutRef) => this.utxos.get(input)?.output
+    checkBeforeSubmit(tx, { params: SANDBOX_BLAZE_PARAMS, output })
+    checkLedgerRules(tx, bytes, {
+      params: SANDBOX_BLAZE_PARAMS,
+      slot: this.currentSlot,
+      output: (input) => this.utxos.get(input),
+      evaluate: (txBytes, spent) => this.evaluator.evaluate(txBytes, spent)
+    })
+    return this.accept(tx, bytes, this.nextBlock(tx.id, this.currentSlot))
+  }
+
+  /**
+   * Confirms again, in the block it was confirmed in, a transaction read back from the log (its rules were
+   * checked when it was submitted). Throws `Error` when the block does not follow the tip.
+   */
+  replay(bytes: Uint8Array, block: BlockRef): Accepted {
+    const tx = decodeTransaction(bytes)
+    const expected = this.nextBlock(tx.id, block.slot)
+    if (
+      block.slot < this.lastBlock.slot ||
+      block.blockNo !== expected.blockNo ||
+      block.blockHash !== expected.blockHash
+    ) {
+      throw new Error(`the logged transaction ${tx.id} is not the one that follows block ${this.lastBlock.blockNo}`)
     }
-    const block = this.confirm(txId)
-    if (scripts.length > 0) this.scriptTxs.add({ txId, block, cbor: bytes.slice(), scripts })
-    return txId
+    this.advanceToSlot(block.slot)
+    return this.accept(tx, bytes, block)
+  }
+
+  /** The block after the tip holding just this transaction. */
+  private nextBlock(txId: string, slot: bigint): BlockRef {
+    return {
+      slot,
+      blockNo: this.lastBlock.blockNo + 1n,
+      blockHash: nextBlockHash(this.lastBlock.blockHash, slot, txId)
+    }
+  }
+
+  private accept(tx: DecodedTx, bytes: Uint8Array, block: BlockRef): Accepted {
+    const scripts = this.scriptsTouched(tx)
+    this.apply(tx, bytes)
+    this.lastBlock = block
+    this.transactions.set(tx.id, block)
+    this.blockHashes.add(block.blockHash)
+    if (scripts.length > 0) this.scriptTxs.add({ txId: tx.id, block, cbor: bytes.slice(), scripts })
+    return { txId: tx.id, block, bytes, tx, indexed: scripts.length > 0 }
   }
 
   /** The payment script hashes of what the transaction pays to and spends (read before the inputs are gone). */
-  private scriptsTouched(bytes: Uint8Array): string[] {
-    const tx = decodeTransaction(bytes)
+  private scriptsTouched(tx: DecodedTx): string[] {
     const scripts = new Set<string>()
-    const add = (payment: Credential | undefined): void => {
-      if (payment?.type === 'script') scripts.add(payment.hash)
-    }
-    for (const output of tx.body.outputs) add(output.address.payment)
-    for (const input of tx.body.inputs) {
-      const spent = this.emulator.getOutput(toBlazeInput(input))
-      if (spent !== undefined) add(decodeAddress(hexToBytes(spent.address().toBytes())).payment)
-    }
+    const addresses = [
+      ...tx.body.outputs.map((o) => o.address),
+      ...tx.body.inputs.map((i) => this.utxos.get(i)?.output.address)
+    ]
+    for (const address of addresses) if (address?.payment?.type === 'script') scripts.add(address.payment.hash)
     return [...scripts].sort()
+  }
+
+  /** Spends the inputs, adds the outputs (each its own copy of its bytes) and keeps the witness datums. */
+  private apply(tx: DecodedTx, bytes: Uint8Array): void {
+    for (const input of tx.body.inputs) this.utxos.remove(input)
+    tx.body.outputs.forEach((o, index) => this.utxos.add({ txId: tx.id, index }, bytes.slice(o.start, o.end)))
+    for (const datum of tx.witnessSet.datums) this.datums.set(datum.hash, datum.bytes.slice())
   }
 
   /** The chain index's page (see `ChainProvider.scriptTransactions`). */
@@ -288,26 +330,16 @@ export class SandboxLedger {
     return this.scriptTxs.page(query, this.lastBlock, (point: BlockPoint) => this.blockHashes.has(point.blockHash))
   }
 
-  /**
-   * Applies the emulator's mempool (just this transaction) in a block at the current slot. The emulator only
-   * applies its mempool when the clock moves, so the clock is stepped back one slot and forward again.
-   */
-  private confirm(txId: string): BlockRef {
-    const slot = this.emulator.clock.slot
-    this.emulator.clock.slot = slot - 1
-    this.emulator.stepForwardToSlot(slot)
-    const block: BlockRef = {
-      slot: BigInt(slot),
-      blockNo: this.lastBlock.blockNo + 1n,
-      blockHash: nextBlockHash(this.lastBlock.blockHash, BigInt(slot), txId)
-    }
-    this.lastBlock = block
-    this.transactions.set(txId, block)
-    this.blockHashes.add(block.blockHash)
-    return block
-  }
-
   confirmation(txId: string): BlockRef | undefined {
     return this.transactions.get(txId.toLowerCase())
+  }
+}
+
+/** An additional UTxO's output as the evaluator takes it. */
+function additionalOutput(utxo: Utxo): Uint8Array {
+  try {
+    return encodeOutput(utxo)
+  } catch (e) {
+    throw new ChainError('EvaluationFailed', `additional UTxO ${refKey(utxo.ref)}: ${words(e)}`)
   }
 }

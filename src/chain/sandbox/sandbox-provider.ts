@@ -26,7 +26,7 @@ import { faucetTransaction } from './faucet'
 import { sandboxGenesis, STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
 import { SandboxLedger, SLOT_LENGTH_MS } from './ledger'
 import { SANDBOX_BLAZE_PARAMS, toProtocolParameters } from './params'
-import { StateFile } from './state-file'
+import { LedgerStore } from './ledger-store'
 import { SANDBOX_FAUCET } from './wallets'
 
 export interface SandboxOptions {
@@ -46,6 +46,11 @@ export interface SandboxOptions {
    * other scripts is refused.
    */
   readonly validators?: string
+  /**
+   * From this size of the state file on, each change is appended to a log beside it instead of rewriting the file
+   * (default `DEFAULT_LOG_FROM_BYTES`, 4 MiB; see ./ledger-store.ts).
+   */
+  readonly logFromBytes?: number
 }
 
 const DEFAULT_TICK_MS = 1000
@@ -63,7 +68,7 @@ export class SandboxProvider implements ChainProvider {
 
   private constructor(
     private readonly ledger: SandboxLedger,
-    private readonly stateFile: StateFile | undefined,
+    private readonly store: LedgerStore | undefined,
     private readonly lock: DirLock | undefined,
     private timeOffsetMs: bigint,
     private readonly now: () => number,
@@ -80,42 +85,38 @@ export class SandboxProvider implements ChainProvider {
     const now = options.now ?? Date.now
     const genesis =
       options.validators === undefined ? STAND_IN_GENESIS : sandboxGenesis(readValidatorDir(options.validators))
-    const stateFile = options.dataDir === undefined ? undefined : new StateFile(options.dataDir)
+    const store = options.dataDir === undefined ? undefined : new LedgerStore(options.dataDir, options.logFromBytes)
     const lock = options.dataDir === undefined ? undefined : DirLock.acquire(options.dataDir)
     let loaded
     try {
-      loaded = SandboxProvider.load(stateFile, options, genesis, now)
+      loaded = SandboxProvider.load(store, options, genesis, now)
     } catch (e) {
+      store?.close()
       lock?.release()
       throw e
     }
-    const provider = new SandboxProvider(loaded.ledger, stateFile, lock, loaded.timeOffsetMs, now, genesis)
+    const provider = new SandboxProvider(loaded.ledger, store, lock, loaded.timeOffsetMs, now, genesis)
     provider.followWallClock()
-    provider.save()
+    // A new ledger is saved at once; a restored one is already on disk (the clock alone is not worth rewriting it).
+    if (loaded.isNew) store?.saveWhole(loaded.ledger, loaded.timeOffsetMs)
     if (options.clockTickMs !== false) provider.startClock(options.clockTickMs ?? DEFAULT_TICK_MS)
     return provider
   }
 
   private static load(
-    stateFile: StateFile | undefined,
+    store: LedgerStore | undefined,
     options: SandboxOptions,
     genesis: SandboxGenesis,
     now: () => number
-  ): { ledger: SandboxLedger; timeOffsetMs: bigint } {
+  ): { ledger: SandboxLedger; timeOffsetMs: bigint; isNew: boolean } {
     const ledgerOptions = {
       genesis,
       ...(options.recycleEvaluatorEvery === undefined ? {} : { recycleEvaluatorEvery: options.recycleEvaluatorEvery })
     }
-    const saved = stateFile?.read()
-    if (stateFile === undefined || saved === undefined) {
-      const zeroTime = options.zeroTime ?? (BigInt(now()) / SLOT_LENGTH_MS) * SLOT_LENGTH_MS
-      return { ledger: SandboxLedger.genesis(zeroTime, ledgerOptions), timeOffsetMs: 0n }
-    }
-    try {
-      return { ledger: SandboxLedger.restore(saved, ledgerOptions), timeOffsetMs: saved.timeOffsetMs }
-    } catch (e) {
-      throw stateFile.unusable(e instanceof Error ? e.message : String(e))
-    }
+    const saved = store?.load(ledgerOptions)
+    if (saved !== undefined) return { ...saved, isNew: false }
+    const zeroTime = options.zeroTime ?? (BigInt(now()) / SLOT_LENGTH_MS) * SLOT_LENGTH_MS
+    return { ledger: SandboxLedger.genesis(zeroTime, ledgerOptions), timeOffsetMs: 0n, isNew: true }
   }
 
   era(): Promise<string> {
@@ -168,9 +169,9 @@ export class SandboxProvider implements ChainProvider {
 
   /** Pays `lovelace` from the faucet wallet to `address` in a real transaction; the new UTxO is output 0. */
   fund(address: string, lovelace: bigint): Promise<TxOutRef> {
-    return this.serial(async () => {
+    return this.serial(() => {
       const faucetUtxos = this.ledger.utxosAt([SANDBOX_FAUCET.address])
-      const txId = await this.submitNow(faucetTransaction(this.params, faucetUtxos, address, lovelace))
+      const txId = this.submitNow(faucetTransaction(this.params, faucetUtxos, address, lovelace))
       return { txId, index: 0 }
     })
   }
@@ -222,6 +223,7 @@ export class SandboxProvider implements ChainProvider {
     this.stopClock()
     this.closed = true
     await this.queue
+    this.store?.close()
     this.lock?.release()
   }
 
@@ -230,12 +232,12 @@ export class SandboxProvider implements ChainProvider {
     return { wasmMemoryBytes: this.ledger.evaluator.wasmMemoryBytes(), reloads: this.ledger.evaluator.reloads }
   }
 
-  private async submitNow(tx: Uint8Array): Promise<string> {
+  private submitNow(tx: Uint8Array): string {
     this.followWallClock()
-    const txId = await this.ledger.submit(tx)
-    this.save()
+    const accepted = this.ledger.submit(tx)
+    this.store?.saveTx(this.ledger, accepted, this.timeOffsetMs)
     this.announceTip()
-    return txId
+    return accepted.txId
   }
 
   private jumpTo(slot: bigint): ChainTip {
@@ -243,7 +245,7 @@ export class SandboxProvider implements ChainProvider {
       this.ledger.advanceToSlot(slot)
       const ahead = this.ledger.slotStartTime(slot) - BigInt(this.now())
       if (ahead > this.timeOffsetMs) this.timeOffsetMs = ahead
-      this.save()
+      this.store?.saveClock(this.ledger, this.timeOffsetMs)
       this.announceTip()
     }
     return this.currentTip()
@@ -271,10 +273,6 @@ export class SandboxProvider implements ChainProvider {
     if (this.lastTip?.slot === tip.slot && this.lastTip.blockNo === tip.blockNo) return
     this.lastTip = tip
     for (const listener of this.tipListeners) queueMicrotask(() => listener(tip))
-  }
-
-  private save(): void {
-    this.stateFile?.write(this.ledger.snapshot(this.timeOffsetMs))
   }
 
   private checkOpen(): void {

@@ -2,7 +2,7 @@
  * The sandbox ledger on disk: `<dataDir>/sandbox-ledger.json`, rewritten after every confirmed transaction and
  * every time jump. A write goes to a temporary file that is flushed to disk (fsync) and then renamed over the
  * old one, so a crash leaves either the old or the new state, never half of one; the previous state is first
- * copied to `sandbox-ledger.json.bak`.
+ * kept as `sandbox-ledger.json.bak` (a hard link to it, or a copy where links are not possible).
  *
  * Format (JSON, integers exact):
  *   { "format": "marlowe-desk sandbox ledger", "version": 1, "genesis": <GENESIS_ID>,
@@ -16,6 +16,13 @@
  *
  * `scriptTxs` came later: a file without it has an empty index (the transactions before it are not listed).
  *
+ * Version 2, a large ledger's snapshot (ledger-store.ts): the same, except that the chain index's transactions
+ * and the datums are bytes in the log beside it (ledger-log.ts), named by where they are, and that the changes
+ * since the snapshot follow it in the log:
+ *     "log": { "file": "sandbox-ledger.log", "bytes": <the log's length when the snapshot was written> },
+ *     "datums": [[<datum hash>, <offset in the log>, <length>], …],
+ *     "scriptTxs": [[<tx id>, <offset in the log>, <length>, [<payment script hash>, …]], …]
+ *
  * A file that cannot be read, is not this format, or was made by another genesis is refused with a
  * `ChainError` saying what is wrong and what to do; it is never overwritten.
  */
@@ -26,16 +33,20 @@ import {
   fchmodSync,
   existsSync,
   fsyncSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync
 } from 'node:fs'
 import { join } from 'node:path'
-import { bytesToHex, hexToBytes } from '../../core/bytes'
+import { blake2bHex } from '../../core/blake2b'
+import { bytesToHex } from '../../core/bytes'
 import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { ChainError } from '../provider'
+import { LOG_FILE_NAME } from './ledger-log'
 import type { LoggedTx } from './script-log'
 
 export interface BlockRef {
@@ -51,32 +62,62 @@ export interface LedgerSnapshot {
   readonly timeOffsetMs: bigint
   readonly slot: bigint
   readonly tip: BlockRef
-  readonly utxos: readonly (readonly [input: string, output: string])[]
-  readonly datums: readonly (readonly [hash: string, datum: string])[]
+  /** CBOR of each UTxO's input and output. */
+  readonly utxos: readonly (readonly [input: Uint8Array, output: Uint8Array])[]
+  readonly datums: readonly (readonly [hash: string, datum: Uint8Array])[]
   readonly transactions: ReadonlyMap<string, BlockRef>
   readonly scriptTxs: readonly LoggedTx[]
 }
 
+/** Where a large ledger's snapshot finds its bytes in the log, and how much of the log it covers. */
+export interface LogSpans {
+  /** The log's length when the snapshot was written: the records after it are the changes since. */
+  readonly covered: number
+  /** Where each chain-index transaction's bytes start, by tx id, and each datum's, by hash. */
+  readonly txAt: ReadonlyMap<string, number>
+  readonly datumAt: ReadonlyMap<string, number>
+}
+
+export interface SavedLedger {
+  readonly snapshot: LedgerSnapshot
+  /** A version 2 snapshot's references into the log. */
+  readonly log?: LogSpans
+}
+
 const FORMAT = 'marlowe-desk sandbox ledger'
 const VERSION = 1n
+const VERSION_WITH_LOG = 2n
 const HEX = /^(?:[0-9a-f]{2})*$/
 const HASH32 = /^[0-9a-f]{64}$/
 const HASH28 = /^[0-9a-f]{56}$/
 
-function encodeSnapshot(s: LedgerSnapshot): string {
+/** Version 1, or version 2 with `log` (which must place every chain-index transaction and every datum). */
+function encodeSnapshot(s: LedgerSnapshot, log?: LogSpans): string {
   const block = (b: BlockRef): JsonObject => ({ slot: b.slot, blockNo: b.blockNo, blockHash: b.blockHash })
+  const at = (places: ReadonlyMap<string, number>, key: string): bigint => {
+    const place = places.get(key)
+    if (place === undefined) throw new Error(`${key} has no place in the log`)
+    return BigInt(place)
+  }
   const doc: JsonObject = {
     format: FORMAT,
-    version: VERSION,
+    version: log === undefined ? VERSION : VERSION_WITH_LOG,
     genesis: s.genesisId,
     slotConfig: { zeroTime: s.zeroTime, zeroSlot: 0n, slotLength: s.slotLength },
     timeOffsetMs: s.timeOffsetMs,
     slot: s.slot,
     tip: block(s.tip),
-    utxos: s.utxos.map(([i, o]) => [i, o]),
-    datums: s.datums.map(([h, d]) => [h, d]),
+    ...(log === undefined ? {} : { log: { file: LOG_FILE_NAME, bytes: BigInt(log.covered) } }),
+    utxos: s.utxos.map(([i, o]) => [bytesToHex(i), bytesToHex(o)]),
+    datums: s.datums.map(([h, d]) =>
+      log === undefined ? [h, bytesToHex(d)] : [h, at(log.datumAt, h), BigInt(d.length)]
+    ),
     transactions: [...s.transactions].map(([id, b]) => [id, b.slot, b.blockNo, b.blockHash]),
-    scriptTxs: s.scriptTxs.map((t) => [t.txId, bytesToHex(t.cbor), [...t.scripts]])
+    scriptTxs: s.scriptTxs.map((t) =>
+      log === undefined
+        ? [t.txId, bytesToHex(t.cbor), [...t.scripts]]
+        : [t.txId, at(log.txAt, t.txId), BigInt(t.cbor.length), [...t.scripts]]
+    )
   }
   return stringifyJson(doc, { indent: 1 })
 }
@@ -101,11 +142,27 @@ function text(v: JsonValue | undefined, path: string, pattern: RegExp): string {
   return v
 }
 
-function pairs(v: JsonValue | undefined, path: string, first: RegExp): [string, string][] {
+/**
+ * Hex decoded by the platform (the chain index alone is megabytes of it on a large ledger); a character that is
+ * not hex stops the decoding short, which the length shows.
+ */
+function hexBytes(v: JsonValue | undefined, path: string): Uint8Array {
+  const buffer = typeof v === 'string' ? Buffer.from(v, 'hex') : undefined
+  if (buffer === undefined || buffer.byteLength * 2 !== (v as string).length) {
+    throw new Error(`${path} should be a string matching ${HEX}`)
+  }
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+}
+
+function pairs<K>(
+  v: JsonValue | undefined,
+  path: string,
+  key: (v: JsonValue | undefined, path: string) => K
+): [K, Uint8Array][] {
   return array(v, path).map((p, i) => {
     const [a, b, ...rest] = array(p, `${path}[${i}]`)
     if (rest.length > 0) throw new Error(`${path}[${i}] should have two elements`)
-    return [text(a, `${path}[${i}][0]`, first), text(b, `${path}[${i}][1]`, HEX)]
+    return [key(a, `${path}[${i}][0]`), hexBytes(b, `${path}[${i}][1]`)]
   })
 }
 
@@ -118,11 +175,67 @@ function blockRef(v: JsonValue | undefined, path: string): BlockRef {
   }
 }
 
-/** Throws `Error` naming the first thing wrong (syntax, shape, format or version). */
-export function decodeSnapshot(json: string): LedgerSnapshot {
+/** Bytes of a version 2 snapshot: `[offset, length]` within the part of the log it covers. */
+class LogReader {
+  readonly txAt = new Map<string, number>()
+  readonly datumAt = new Map<string, number>()
+
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly covered: number
+  ) {}
+
+  span(
+    places: Map<string, number>,
+    key: string,
+    offset: JsonValue | undefined,
+    length: JsonValue | undefined,
+    path: string
+  ): Uint8Array {
+    const at = integer(offset, `${path}[1]`)
+    const end = at + integer(length, `${path}[2]`)
+    if (at < 0n || end < at || end > BigInt(this.covered)) throw new Error(`${path} is outside the log`)
+    places.set(key, Number(at))
+    return this.bytes.subarray(Number(at), Number(end))
+  }
+}
+
+/**
+ * Throws `Error` naming the first thing wrong (syntax, shape, format or version). A version 2 snapshot reads its
+ * bytes from the log `readLog` gives (whole, at least `covered` bytes).
+ */
+export function decodeSnapshot(json: string, readLog?: (covered: number) => Uint8Array): SavedLedger {
   const doc = object(parseJson(json), 'the document')
   if (doc['format'] !== FORMAT) throw new Error(`"format" is not "${FORMAT}"`)
-  if (doc['version'] !== VERSION) throw new Error(`"version" is ${String(doc['version'])}, this app reads ${VERSION}`)
+  const version = doc['version']
+  if (version !== VERSION && !(version === VERSION_WITH_LOG && readLog !== undefined)) {
+    throw new Error(
+      `"version" is ${String(version)}, this app reads ${VERSION}${readLog === undefined ? '' : ` and ${VERSION_WITH_LOG}`}`
+    )
+  }
+  let log: LogReader | undefined
+  let datums: [string, Uint8Array][]
+  if (version === VERSION_WITH_LOG && readLog !== undefined) {
+    const where = object(doc['log'], 'log')
+    if (where['file'] !== LOG_FILE_NAME) throw new Error(`log.file should be "${LOG_FILE_NAME}"`)
+    const covered = integer(where['bytes'], 'log.bytes')
+    if (covered < 0n || covered > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('log.bytes is out of range')
+    const reader = new LogReader(readLog(Number(covered)), Number(covered))
+    datums = array(doc['datums'], 'datums').map((d, i) => {
+      const path = `datums[${i}]`
+      const [hash, offset, length, ...rest] = array(d, path)
+      if (rest.length > 0) throw new Error(`${path} should have three elements`)
+      const h = text(hash, `${path}[0]`, HASH32)
+      return [h, reader.span(reader.datumAt, h, offset, length, path)]
+    })
+    log = reader
+  } else {
+    datums = pairs(doc['datums'], 'datums', (v, path) => text(v, path, HASH32))
+    // Version 2 has the log's checksums; here nothing but its hash says a datum arrived as it was written.
+    datums.forEach(([hash, bytes], i) => {
+      if (blake2bHex(bytes, 32) !== hash) throw new Error(`datums[${i}] does not hash to ${hash}`)
+    })
+  }
   const slotConfig = object(doc['slotConfig'], 'slotConfig')
   if (integer(slotConfig['zeroSlot'], 'slotConfig.zeroSlot') !== 0n) throw new Error('slotConfig.zeroSlot should be 0')
   const transactions = new Map<string, BlockRef>()
@@ -137,29 +250,34 @@ export function decodeSnapshot(json: string): LedgerSnapshot {
   })
   const scriptTxs = (doc['scriptTxs'] === undefined ? [] : array(doc['scriptTxs'], 'scriptTxs')).map((t, i) => {
     const path = `scriptTxs[${i}]`
-    const [id, cbor, scripts] = array(t, path)
-    const txId = text(id, `${path}[0]`, HASH32)
+    const fields = array(t, path)
+    const txId = text(fields[0], `${path}[0]`, HASH32)
     const block = transactions.get(txId)
     if (block === undefined) throw new Error(`${path} names a transaction that is not in "transactions"`)
+    const scripts = log === undefined ? fields[2] : fields[3]
     return {
       txId,
       block,
-      cbor: hexToBytes(text(cbor, `${path}[1]`, HEX)),
-      scripts: array(scripts, `${path}[2]`).map((h, j) => text(h, `${path}[2][${j}]`, HASH28))
+      cbor:
+        log === undefined ? hexBytes(fields[1], `${path}[1]`) : log.span(log.txAt, txId, fields[1], fields[2], path),
+      scripts: array(scripts, `${path}[scripts]`).map((h, j) => text(h, `${path}[scripts][${j}]`, HASH28))
     }
   })
-  return {
+  const snapshot: LedgerSnapshot = {
     genesisId: text(doc['genesis'], 'genesis', HASH32),
     zeroTime: integer(slotConfig['zeroTime'], 'slotConfig.zeroTime'),
     slotLength: integer(slotConfig['slotLength'], 'slotConfig.slotLength'),
     timeOffsetMs: integer(doc['timeOffsetMs'], 'timeOffsetMs'),
     slot: integer(doc['slot'], 'slot'),
     tip: blockRef(doc['tip'], 'tip'),
-    utxos: pairs(doc['utxos'], 'utxos', HEX),
-    datums: pairs(doc['datums'], 'datums', HASH32),
+    utxos: pairs(doc['utxos'], 'utxos', hexBytes),
+    datums,
     transactions,
     scriptTxs
   }
+  return log === undefined
+    ? { snapshot }
+    : { snapshot, log: { covered: log.covered, txAt: log.txAt, datumAt: log.datumAt } }
 }
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
@@ -185,8 +303,11 @@ export class StateFile {
     }
   }
 
-  /** The saved state, or `undefined` when there is none yet; throws `ChainError` when it cannot be used. */
-  read(): LedgerSnapshot | undefined {
+  /**
+   * The saved state, or `undefined` when there is none yet; throws `ChainError` when it cannot be used. A version
+   * 2 snapshot reads its log through `readLog` (see `decodeSnapshot`).
+   */
+  read(readLog?: (covered: number) => Uint8Array): (SavedLedger & { readonly size: number }) | undefined {
     if (!existsSync(this.path)) return undefined
     let json: string
     try {
@@ -195,7 +316,7 @@ export class StateFile {
       throw this.unusable(`it cannot be read (${message(e)})`)
     }
     try {
-      return decodeSnapshot(json)
+      return { ...decodeSnapshot(json, readLog), size: json.length }
     } catch (e) {
       throw this.unusable(`it is corrupt: ${message(e)}`)
     }
@@ -213,32 +334,55 @@ export class StateFile {
     )
   }
 
-  /** Throws `ChainError('Unavailable')` when the disk refuses; the file then still holds the previous state. */
-  write(snapshot: LedgerSnapshot): void {
+  private keepBackup(): void {
+    linkOrCopy(this.path, this.backupPath)
+    chmodSync(this.backupPath, 0o600)
+  }
+
+  /**
+   * Writes version 1, or version 2 with `log`; returns the file's size. Throws `ChainError('Unavailable')` when
+   * the disk refuses; the file then still holds the previous state.
+   */
+  write(snapshot: LedgerSnapshot, log?: LogSpans): number {
     try {
+      const text = encodeSnapshot(snapshot, log)
       const fd = openSync(this.tmpPath, 'w', 0o600)
       try {
         // A temporary file a crash left behind keeps its mode through 'w': narrow it.
         fchmodSync(fd, 0o600)
         // writeFileSync on a descriptor writes until every byte is down (or throws, ENOSPC included); a lone
         // writeSync may write part and report it as success.
-        writeFileSync(fd, encodeSnapshot(snapshot))
+        writeFileSync(fd, text)
         fsyncSync(fd)
       } finally {
         closeSync(fd)
       }
-      if (existsSync(this.path)) {
-        copyFileSync(this.path, this.backupPath)
-        chmodSync(this.backupPath, 0o600)
-      }
+      if (existsSync(this.path)) this.keepBackup()
       renameSync(this.tmpPath, this.path)
       syncDirectory(this.dir)
+      // The text is ASCII: its length is its size in bytes.
+      return text.length
     } catch (e) {
       throw new ChainError('Unavailable', `The sandbox ledger could not be saved to ${this.path}: ${message(e)}`, {
         path: this.path
       })
     }
   }
+}
+
+/**
+ * The current file becomes the backup: a hard link to it (nothing copied, however large the ledger), put in
+ * place by a rename so a crash leaves the old backup or the new one; a copy where the file system has no links.
+ */
+function linkOrCopy(from: string, to: string): void {
+  const staging = `${to}.tmp`
+  rmSync(staging, { force: true })
+  try {
+    linkSync(from, staging)
+  } catch {
+    copyFileSync(from, staging)
+  }
+  renameSync(staging, to)
 }
 
 /** Makes the rename itself durable; directories cannot be opened on Windows, where rename is already durable. */

@@ -18,7 +18,7 @@ import {
 } from '@blaze-cardano/core'
 import { Emulator, EmulatorProvider } from '@blaze-cardano/emulator'
 import type { RedeemerBudget, TxOutRef } from '../../../src/chain/provider'
-import { fromScriptRef, toBlazeInput } from '../../../src/chain/sandbox/convert'
+import { fromScriptRef, toBlazeInput } from './blaze-convert'
 import { GENESIS_OUTPUTS } from '../../../src/chain/sandbox/genesis'
 import { SANDBOX_BLAZE_PARAMS } from '../../../src/chain/sandbox/params'
 import { decodeSnapshot, STATE_FILE_NAME } from '../../../src/chain/sandbox/state-file'
@@ -45,18 +45,18 @@ export class RawEmulator {
   }
 
   static fromStateFile(dataDir: string): RawEmulator {
-    const s = decodeSnapshot(readFileSync(join(dataDir, STATE_FILE_NAME), 'utf8'))
+    const { snapshot: s } = decodeSnapshot(readFileSync(join(dataDir, STATE_FILE_NAME), 'utf8'))
     const slotConfig = { zeroTime: Number(s.zeroTime), zeroSlot: 0, slotLength: Number(s.slotLength) }
     const emulator = new Emulator([], { params: SANDBOX_BLAZE_PARAMS, slotConfig })
     for (const [input, output] of s.utxos) {
       emulator.addUtxo(
         new TransactionUnspentOutput(
-          TransactionInput.fromCbor(HexBlob(input)),
-          TransactionOutput.fromCbor(HexBlob(output))
+          TransactionInput.fromCbor(HexBlob(bytesToHex(input))),
+          TransactionOutput.fromCbor(HexBlob(bytesToHex(output)))
         )
       )
     }
-    for (const [hash, datum] of s.datums) emulator.datumHashes[hash] = PlutusData.fromCbor(HexBlob(datum))
+    for (const [hash, datum] of s.datums) emulator.datumHashes[hash] = PlutusData.fromCbor(HexBlob(bytesToHex(datum)))
     if (s.slot > 0n) emulator.stepForwardToSlot(s.slot)
     return new RawEmulator(emulator)
   }

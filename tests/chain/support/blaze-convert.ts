@@ -1,9 +1,9 @@
-/** Blaze (cardano-js-sdk) ledger objects ↔ the plain data of `ChainProvider`; Blaze types stay inside the sandbox. */
+/**
+ * Blaze (cardano-js-sdk) ledger objects ↔ the plain data of `ChainProvider`, for the stock Blaze emulator the
+ * sandbox tests and benchmarks compare against (the sandbox itself keeps no Blaze objects).
+ */
 import {
-  Address,
   AssetId,
-  Datum,
-  DatumHash,
   DatumKind,
   HexBlob,
   NativeScript,
@@ -15,14 +15,11 @@ import {
   TransactionId,
   TransactionInput,
   TransactionOutput,
-  TransactionUnspentOutput,
   Value as BlazeValue
 } from '@blaze-cardano/core'
-import { bytesToHex, hexToBytes } from '../../core/bytes'
-import type { Value } from '../../core/cardano/value'
-import type { ScriptLanguage, ScriptRef, TxOutRef, Utxo } from '../provider'
-
-const POLICY_ID_HEX_LENGTH = 56
+import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
+import type { Value } from '../../../src/core/cardano/value'
+import type { ScriptLanguage, ScriptRef, TxOutRef, Utxo } from '../../../src/chain/provider'
 
 function toTxOutRef(input: TransactionInput): TxOutRef {
   return { txId: input.transactionId(), index: Number(input.index()) }
@@ -30,10 +27,6 @@ function toTxOutRef(input: TransactionInput): TxOutRef {
 
 export function toBlazeInput(ref: TxOutRef): TransactionInput {
   return new TransactionInput(TransactionId(ref.txId), BigInt(ref.index))
-}
-
-export function refKey(ref: TxOutRef): string {
-  return `${ref.txId}#${ref.index}`
 }
 
 function toValue(value: BlazeValue): Value {
@@ -44,15 +37,6 @@ function toValue(value: BlazeValue): Value {
     assets[policy] = { ...assets[policy], [name]: quantity }
   }
   return { lovelace: value.coin(), assets }
-}
-
-function fromValue(value: Value): BlazeValue {
-  const multiasset = new Map<AssetId, bigint>()
-  for (const [policy, names] of Object.entries(value.assets)) {
-    if (policy.length !== POLICY_ID_HEX_LENGTH) throw new Error(`policy id ${policy} is not 28 bytes of hex`)
-    for (const [name, quantity] of Object.entries(names)) multiasset.set(AssetId(policy + name), quantity)
-  }
-  return new BlazeValue(value.lovelace, multiasset.size === 0 ? undefined : multiasset)
 }
 
 const LANGUAGES: readonly ScriptLanguage[] = ['Native', 'PlutusV1', 'PlutusV2', 'PlutusV3']
@@ -104,16 +88,4 @@ export function toUtxo(
   const hash = datum.asDataHash() ?? ''
   const resolved = resolveDatum(hash)
   return { ...base, datumHash: hash, ...(resolved === undefined ? {} : { datum: hexToBytes(resolved.toCbor()) }) }
-}
-
-/** `datumHash` makes a datum-hash output (its `datum`, if any, is only the resolution); `datum` alone is inline. */
-export function fromUtxo(utxo: Utxo): TransactionUnspentOutput {
-  const output = new TransactionOutput(Address.fromBech32(utxo.address), fromValue(utxo.value))
-  if (utxo.datumHash !== undefined) {
-    output.setDatum(Datum.newDataHash(DatumHash(utxo.datumHash)))
-  } else if (utxo.datum !== undefined) {
-    output.setDatum(Datum.newInlineData(PlutusData.fromCbor(HexBlob(bytesToHex(utxo.datum)))))
-  }
-  if (utxo.scriptRef !== undefined) output.setScriptRef(fromScriptRef(utxo.scriptRef))
-  return new TransactionUnspentOutput(toBlazeInput(utxo.ref), output)
 }

@@ -1,0 +1,81 @@
+/**
+ * The sandbox's UTxOs, indexed by reference and by address: a lookup costs the same whatever the number of
+ * UTxOs, and the outputs at an address cost what they are, not a scan of the whole ledger.
+ */
+import type { DecodedOutput, TxIn } from '../../core/cardano/tx'
+import { decodeOutput, refKey } from './outputs'
+
+/**
+ * One UTxO. Its output is checked to decode when added, then decoded again only when asked for: a large ledger
+ * keeps a few objects per UTxO instead of a whole decoding (the queries and the rules read few UTxOs each).
+ */
+export class StoredUtxo {
+  private decoded: DecodedOutput | undefined
+
+  constructor(
+    readonly ref: TxIn,
+    /** The output exactly as the transaction that made it wrote it. */
+    readonly bytes: Uint8Array,
+    /** The address's bytes, hex. */
+    readonly address: string,
+    /** Order of arrival: answers over several addresses come in it, as one list of the whole ledger would. */
+    readonly seq: number
+  ) {}
+
+  get output(): DecodedOutput {
+    this.decoded ??= decodeOutput(this.bytes)
+    return this.decoded
+  }
+}
+
+export class UtxoSet {
+  private readonly byRef = new Map<string, StoredUtxo>()
+  /** Address bytes (hex) → reference key → UTxO, each inner map in order of arrival. */
+  private readonly byAddress = new Map<string, Map<string, StoredUtxo>>()
+  private nextSeq = 0
+
+  get size(): number {
+    return this.byRef.size
+  }
+
+  get(ref: TxIn): StoredUtxo | undefined {
+    return this.byRef.get(refKey(ref))
+  }
+
+  /** Adds the output `bytes` at `ref`; throws (leaving the set as it was) when they are not one output. */
+  add(ref: TxIn, bytes: Uint8Array): void {
+    const address = decodeOutput(bytes).address.hex
+    const key = refKey(ref)
+    this.remove(ref)
+    const utxo = new StoredUtxo({ txId: ref.txId, index: ref.index }, bytes, address, this.nextSeq++)
+    this.byRef.set(key, utxo)
+    let atAddress = this.byAddress.get(address)
+    if (atAddress === undefined) {
+      atAddress = new Map()
+      this.byAddress.set(address, atAddress)
+    }
+    atAddress.set(key, utxo)
+  }
+
+  remove(ref: TxIn): void {
+    const key = refKey(ref)
+    const utxo = this.byRef.get(key)
+    if (utxo === undefined) return
+    this.byRef.delete(key)
+    const atAddress = this.byAddress.get(utxo.address)
+    atAddress?.delete(key)
+    if (atAddress?.size === 0) this.byAddress.delete(utxo.address)
+  }
+
+  /** The UTxOs at any of the addresses (bytes as hex), in order of arrival. */
+  at(addresses: ReadonlySet<string>): StoredUtxo[] {
+    const found: StoredUtxo[] = []
+    for (const address of addresses) found.push(...(this.byAddress.get(address)?.values() ?? []))
+    return addresses.size > 1 ? found.sort((a, b) => a.seq - b.seq) : found
+  }
+
+  /** Every UTxO, in order of arrival. */
+  values(): IterableIterator<StoredUtxo> {
+    return this.byRef.values()
+  }
+}
