@@ -1,14 +1,37 @@
 /**
- * Transaction builders on the sandbox: create and apply-inputs builds per second, their p50/p95 latency, and
- * RSS before and after thousands of builds (every CSL object must be freed). Builds are not submitted; each
- * releases its reservation so the wallet's UTxOs stay available. The "peer" column is the target.
+ * Transaction builds on the sandbox, two ways:
+ * - the builder alone: create and apply-inputs builds per second, their p50/p95 latency, and RSS before and after
+ *   thousands of builds (every CSL object must be freed). Builds are not submitted; each releases its
+ *   reservation so the wallet's UTxOs stay available. The "peer" column is the target.
+ * - through the service as `marlowe-desk serve` runs it: `POST /contracts` and `POST /contracts/{id}/transactions`
+ *   over HTTP on 127.0.0.1, one request at a time, to the Fastify server over the service with its SQLite store
+ *   (WAL, fsync on commit, input reservations in the same file), the follower and the API token, every setting
+ *   at its default. Each build is then signed and submitted (not timed), so that the wallet's UTxOs stay as
+ *   few as the builder-alone rows' and the contracts pile up on the ledger and in the store as they do in use.
+ *   The peer is the builder alone on the same contract and input, measured above in the same run: the ratio is
+ *   what the service, its store and HTTP add to a build.
+ * Both sandboxes run the default evaluator recycling (a fresh wasm instance every 200 evaluations). The
+ * service's sandbox follows the wall clock as `serve`'s does, in memory: its saved ledger is the sandbox's own
+ * cost, which a node on a real network does not charge the service.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { SandboxProvider, sandboxWallet, signWithSandboxWallets } from '../src/chain/sandbox'
+import { stringifyJson } from '../src/core/json/lossless'
 import { escrow, swap } from '../src/core/marlowe/examples'
-import { ADA, CLOSE, type Input, type Party } from '../src/core/marlowe/types'
+import { encodeContract, encodeInput } from '../src/core/marlowe/json/encode'
+import { ADA, CLOSE, type Contract, type Input, type Party } from '../src/core/marlowe/types'
 import { InMemoryInputReservations, MarloweTxBuilder } from '../src/engine/build'
+import { openService, type OpenService } from '../src/engine/service'
+import { createServer, listen } from '../src/server/app'
+import { VENDOR_TYPES } from '../src/server/negotiation'
+import { hexToBytes } from '../src/core/bytes'
+import { testWallet } from '../tests/engine/build/support'
+import { witnessEnvelope } from '../tests/engine/service/support'
 import { printRows, type Row } from './harness'
+import { httpPost } from './http'
 import { mib, settledRss } from './memory'
 
 const CREATE_BUILDS = 9500
@@ -19,6 +42,10 @@ const WARMUP_CREATES = 1000
 const WARMUP_APPLIES = 100
 const P50_TARGET_MS = 15
 const RSS_GROWTH_TARGET = 10
+const SERVICE_WARMUP = 30
+const SERVICE_CREATES = 300
+const SERVICE_APPLIES = 100
+const TOKEN = 'bench-api-token'
 
 interface Latencies {
   readonly opsPerSecond: number
@@ -28,6 +55,15 @@ interface Latencies {
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0
+}
+
+function latencies(samples: number[], elapsedMs: number): Latencies {
+  samples.sort((a, b) => a - b)
+  return {
+    opsPerSecond: (samples.length * 1000) / elapsedMs,
+    p50: percentile(samples, 50),
+    p95: percentile(samples, 95)
+  }
 }
 
 /** Runs `build` `count` times in sequence; yields to the event loop now and then, as a server would. */
@@ -40,19 +76,58 @@ async function time(count: number, build: () => Promise<unknown>): Promise<Laten
     samples.push(performance.now() - t)
     if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve))
   }
-  const elapsed = performance.now() - start
-  samples.sort((a, b) => a - b)
-  return { opsPerSecond: (count * 1000) / elapsed, p50: percentile(samples, 50), p95: percentile(samples, 95) }
+  return latencies(samples, performance.now() - start)
 }
 
-export async function benchBuild(): Promise<void> {
-  const sandbox = SandboxProvider.open({ clockTickMs: false, recycleEvaluatorEvery: 50 })
+/** Runs `build` (timed) then `after` (not timed) `count` times; throughput is over the timed parts only. */
+async function timeEach<T>(
+  count: number,
+  build: (i: number) => Promise<T>,
+  after: (built: T) => Promise<void>
+): Promise<Latencies> {
+  const samples: number[] = []
+  for (let i = 0; i < count; i += 1) {
+    const t = performance.now()
+    const built = await build(i)
+    samples.push(performance.now() - t)
+    await after(built)
+  }
+  return latencies(
+    samples,
+    samples.reduce((a, b) => a + b, 0)
+  )
+}
+
+/** A swap of 10 ada from `first` for 20 ada from `second`, both deposits due a day after `t0`. */
+function swapContract(t0: bigint, first: string, second: string): Contract {
+  const party = (address: string): Party => ({ type: 'Address', address })
+  return swap({
+    first: { party: party(first), token: ADA, amount: 10_000_000n, depositDeadline: t0 + 86_400_000n },
+    second: { party: party(second), token: ADA, amount: 20_000_000n, depositDeadline: t0 + 86_400_000n }
+  }).contract
+}
+
+/** The first deposit of `swapContract`. */
+function firstDeposit(first: string): Input {
+  const party: Party = { type: 'Address', address: first }
+  return { content: { type: 'IDeposit', account: party, party, token: ADA, amount: 10_000_000n } }
+}
+
+interface Alone {
+  readonly rows: Row[]
+  readonly creates: Latencies
+  /** With the datum given, as the service calls the builder. */
+  readonly applies: Latencies
+}
+
+/** The builder alone on a sandbox with the hand-moved clock: the original rows. */
+async function builderAlone(): Promise<Alone> {
+  const sandbox = SandboxProvider.open({ clockTickMs: false })
   try {
     const reservations = new InMemoryInputReservations()
     const builder = new MarloweTxBuilder({ provider: sandbox, reservations })
     const alice = sandboxWallet('alice')
     const bob = sandboxWallet('bob')
-    const party = (address: string): Party => ({ type: 'Address', address })
 
     const create = async (): Promise<void> => {
       const built = await builder.create({ changeAddress: alice.address }, { contract: CLOSE })
@@ -80,34 +155,13 @@ export async function benchBuild(): Promise<void> {
       )
       await builder.release(built.reservation.key)
     }
-    const { contract } = swap({
-      first: {
-        party: party(alice.address),
-        token: ADA,
-        amount: 10_000_000n,
-        depositDeadline: sandbox.slotToTime(0n) + 86_400_000n
-      },
-      second: {
-        party: party(bob.address),
-        token: ADA,
-        amount: 20_000_000n,
-        depositDeadline: sandbox.slotToTime(0n) + 86_400_000n
-      }
-    })
-    const created = await builder.create({ changeAddress: alice.address }, { contract })
+    const created = await builder.create(
+      { changeAddress: alice.address },
+      { contract: swapContract(t0, alice.address, bob.address) }
+    )
     await sandbox.submit(signWithSandboxWallets(created.tx, [alice]))
     await builder.release(created.reservation.key)
-    const inputs: Input[] = [
-      {
-        content: {
-          type: 'IDeposit',
-          account: party(alice.address),
-          party: party(alice.address),
-          token: ADA,
-          amount: 10_000_000n
-        }
-      }
-    ]
+    const inputs = [firstDeposit(alice.address)]
     let evaluateMs = 0
     const evaluate = sandbox.evaluate.bind(sandbox)
     sandbox.evaluate = async (tx, extra) => {
@@ -125,6 +179,14 @@ export async function benchBuild(): Promise<void> {
       )
       await builder.release(built.reservation.key)
     }
+    // The service passes the datum it stored rather than have the builder resolve it from the chain.
+    const applyWithDatum = async (): Promise<void> => {
+      const built = await builder.applyInputs(
+        { changeAddress: alice.address },
+        { contractId: created.contractId, datum: created.datumBytes, inputs }
+      )
+      await builder.release(built.reservation.key)
+    }
 
     await time(WARMUP_CREATES, create)
     await time(WARMUP_APPLIES, apply)
@@ -136,6 +198,7 @@ export async function benchBuild(): Promise<void> {
     const applies = await time(APPLY_BUILDS, apply)
     const evaluatePerApply = evaluateMs / APPLY_BUILDS
     const rssAfter = await settledRss()
+    const appliesWithDatum = await time(APPLY_BUILDS, applyWithDatum)
     const growth = (after: number): number => ((after - rssBefore) / rssBefore) * 100
 
     const rows: Row[] = [
@@ -190,6 +253,20 @@ export async function benchBuild(): Promise<void> {
         peer: P50_TARGET_MS
       },
       {
+        what: 'apply build, datum given as the service gives it, p50 latency',
+        unit: 'ms',
+        ours: appliesWithDatum.p50,
+        peerName: 'create target',
+        peer: P50_TARGET_MS
+      },
+      {
+        what: 'apply build, datum given, p95 latency',
+        unit: 'ms',
+        ours: appliesWithDatum.p95,
+        peerName: 'create target',
+        peer: P50_TARGET_MS
+      },
+      {
         what: 'apply build, of which sandbox evaluate',
         unit: 'ms',
         ours: evaluatePerApply,
@@ -211,8 +288,145 @@ export async function benchBuild(): Promise<void> {
         peer: RSS_GROWTH_TARGET
       }
     ]
-    printRows('Transaction builders on the sandbox (peer = target; ratio < 1 is within it)', rows)
+    return { rows, creates, applies: appliesWithDatum }
   } finally {
     await sandbox.close()
   }
+}
+
+interface Served {
+  readonly creates: Latencies
+  readonly applies: Latencies
+}
+
+/** What a 201 from a build route carries when asked for Runtime's vendor type: the ids and the unsigned tx. */
+interface BuildAnswer {
+  readonly contractId: string
+  readonly transactionId?: string
+  readonly tx: Uint8Array
+}
+
+function buildAnswer(what: string, status: number, body: Buffer): BuildAnswer {
+  if (status !== 201) throw new Error(`${what}: ${status} ${body.toString()}`)
+  const { resource } = JSON.parse(body.toString()) as {
+    resource: { contractId: string; transactionId?: string; tx: { cborHex: string } }
+  }
+  return {
+    contractId: resource.contractId,
+    ...(resource.transactionId === undefined ? {} : { transactionId: resource.transactionId }),
+    tx: hexToBytes(resource.tx.cborHex)
+  }
+}
+
+/** `POST /contracts` and `POST /contracts/{id}/transactions` through the service over HTTP, each then submitted. */
+async function throughService(dir: string): Promise<Served> {
+  const sandbox = SandboxProvider.open({})
+  let opened: OpenService | undefined
+  try {
+    opened = openService({ provider: sandbox, databasePath: join(dir, 'service-sandbox.sqlite') })
+    const { service, follower } = opened
+    const app = createServer({ service, token: TOKEN, logLevel: 'warn' })
+    try {
+      const base = `http://127.0.0.1:${await listen(app, 0)}`
+      const alice = testWallet('alice')
+      const bob = testWallet('bob')
+      const headers = { authorization: `Bearer ${TOKEN}`, 'x-change-address': alice.address }
+      // Runtime's vendor types answer with the whole unsigned tx, which a wallet signs (the SDK asks for them).
+      const createHeaders = { ...headers, accept: VENDOR_TYPES.create }
+      const applyHeaders = { ...headers, accept: VENDOR_TYPES.apply }
+      const post = (contract: Contract): Promise<BuildAnswer> => {
+        const body = { version: 'v1', contract: encodeContract(contract), tags: {}, metadata: {} }
+        return httpPost(`${base}/contracts`, stringifyJson(body), createHeaders).then((a) =>
+          buildAnswer('POST /contracts', a.status, a.body)
+        )
+      }
+      const submitCreate = (built: BuildAnswer): Promise<void> =>
+        service.submit({ kind: 'create', contractId: built.contractId }, witnessEnvelope(built.tx, [alice]))
+
+      await timeEach(SERVICE_WARMUP, () => post(CLOSE), submitCreate)
+      const creates = await timeEach(SERVICE_CREATES, () => post(CLOSE), submitCreate)
+
+      const swaps: string[] = []
+      const swapContractNow = swapContract(sandbox.slotToTime(0n), alice.address, bob.address)
+      for (let i = 0; i < SERVICE_WARMUP + SERVICE_APPLIES; i += 1) {
+        const built = await post(swapContractNow)
+        await submitCreate(built)
+        swaps.push(built.contractId)
+      }
+      // Applies need the creates confirmed in the store; the follower's timer would get there within a second.
+      await follower.sync()
+      const body = stringifyJson({
+        version: 'v1',
+        inputs: [encodeInput(firstDeposit(alice.address))],
+        tags: {},
+        metadata: {}
+      })
+      const apply = (i: number): Promise<BuildAnswer> => {
+        const id = swaps[i]!
+        return httpPost(`${base}/contracts/${encodeURIComponent(id)}/transactions`, body, applyHeaders).then((a) =>
+          buildAnswer('POST /contracts/{id}/transactions', a.status, a.body)
+        )
+      }
+      const submitApply = (built: BuildAnswer): Promise<void> =>
+        service.submit(
+          { kind: 'apply', contractId: built.contractId, transactionId: built.transactionId! },
+          witnessEnvelope(built.tx, [alice])
+        )
+      await timeEach(SERVICE_WARMUP, apply, submitApply)
+      const applies = await timeEach(SERVICE_APPLIES, (i) => apply(SERVICE_WARMUP + i), submitApply)
+      return { creates, applies }
+    } finally {
+      await app.close()
+    }
+  } finally {
+    await opened?.close()
+    await sandbox.close()
+  }
+}
+
+export async function benchBuild(): Promise<void> {
+  const alone = await builderAlone()
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-build-'))
+  let served: Served
+  try {
+    served = await throughService(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const createPeer = 'builder alone, create build (close)'
+  const applyPeer = 'builder alone, apply build (same input, datum given)'
+  const service: Row[] = [
+    {
+      what: `POST /contracts (close) through the service + SQLite over HTTP, ${SERVICE_CREATES} in sequence, each submitted: p50`,
+      unit: 'ms',
+      ours: served.creates.p50,
+      peerName: `${createPeer}, p50`,
+      peer: alone.creates.p50
+    },
+    {
+      what: 'POST /contracts, p95 latency',
+      unit: 'ms',
+      ours: served.creates.p95,
+      peerName: `${createPeer}, p95`,
+      peer: alone.creates.p95
+    },
+    {
+      what: `POST /contracts/{id}/transactions (a swap's deposit), ${SERVICE_APPLIES} contracts, each submitted: p50`,
+      unit: 'ms',
+      ours: served.applies.p50,
+      peerName: `${applyPeer}, p50`,
+      peer: alone.applies.p50
+    },
+    {
+      what: 'POST /contracts/{id}/transactions, p95 latency',
+      unit: 'ms',
+      ours: served.applies.p95,
+      peerName: `${applyPeer}, p95`,
+      peer: alone.applies.p95
+    }
+  ]
+  printRows('Transaction builds on the sandbox (peer = target or the builder alone; ratio < 1 is within a target)', [
+    ...alone.rows,
+    ...service
+  ])
 }

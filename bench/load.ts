@@ -32,6 +32,8 @@ export interface HttpLoad {
   readonly seconds?: number
   /** Every answer must have this status; any other fails the benchmark. */
   readonly expectStatus: number
+  /** Paths on `url`'s server, one picked at random for each request (instead of `url`'s own path). */
+  readonly paths?: readonly string[]
 }
 
 interface WorkerAnswer {
@@ -48,11 +50,16 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
 const { performance } = require('node:perf_hooks')
 const autocannon = require(workerData.autocannon)
+const paths = workerData.paths
+const options = paths === undefined ? workerData.options : {
+  ...workerData.options,
+  requests: [{ setupRequest: (request) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) }]
+}
 const latencies = []
 const statuses = {}
 let first = Infinity
 let last = 0
-const instance = autocannon(workerData.options, (error, result) => {
+const instance = autocannon(options, (error, result) => {
   const seconds = (last - first) / 1000
   if (error) parentPort.postMessage({ seconds, latencies: new Float64Array(0), statuses, errors: 0, error: String(error) })
   else parentPort.postMessage({ seconds, latencies: Float64Array.from(latencies), statuses, errors: result.errors })
@@ -100,7 +107,7 @@ export async function httpLoad(load: HttpLoad): Promise<Samples> {
   }
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { autocannon: require.resolve('autocannon'), options }
+    workerData: { autocannon: require.resolve('autocannon'), options, paths: load.paths }
   })
   try {
     const answer = await new Promise<WorkerAnswer>((resolve, reject) => {

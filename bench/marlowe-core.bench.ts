@@ -1,6 +1,8 @@
 /**
  * Marlowe core throughput against named peers, on the same inputs in the same run:
- * - semantics vs @marlowe.io/language-core-v1 0.4.0-beta on the 493 reference transactions and 142 paths;
+ * - semantics vs @marlowe.io/language-core-v1 0.4.0-beta on the Haskell reference paths (493 transactions, 142
+ *   paths). Before timing, every step's output from both sides is compared with the reference's; only the
+ *   steps (and whole paths) on which both agree with it are timed, since a wrong answer is no rival's speed;
  * - JSON parse + validate of the largest reference contract vs the SDK's MarloweJSON.parse + io-ts guard;
  * - Plutus Data encode/decode of the 50 validator-capture datums vs CSL's PlutusData.
  */
@@ -14,6 +16,7 @@ import { parseJson, type JsonValue } from '../src/core/json/lossless'
 import { parseContract } from '../src/core/marlowe/json'
 import { asArray, asObject, field } from '../src/core/marlowe/json/reader'
 import { decodeContract, decodeState, decodeTransactionInput } from '../src/core/marlowe/json/decode'
+import { encodeTransactionOutput } from '../src/core/marlowe/json/encode'
 import { decodePlutusData, encodePlutusData } from '../src/core/marlowe/plutus/data'
 import { decodeMarloweData, encodeMarloweData } from '../src/core/marlowe/plutus/marlowe-data'
 import { computeTransaction, playTraceFrom } from '../src/core/marlowe/semantics'
@@ -21,14 +24,22 @@ import type { Contract, State, TransactionInput } from '../src/core/marlowe/type
 import { measure, printRows, type Row } from './harness'
 import { vectorsDir } from './vectors'
 
+type SdkStep = Parameters<typeof Sdk.computeTransaction>
+type SdkTrace = Parameters<typeof Sdk.playTrace>
+
 interface Step {
   readonly ours: { tx: TransactionInput; state: State; contract: Contract }
-  readonly sdk: { tx: JsonValue; state: JsonValue; contract: JsonValue }
+  /** The SDK takes the same JSON shapes with bigint numbers, which is what the lossless parser produces. */
+  readonly sdk: SdkStep
+  /** The Haskell reference's output, and its canonical text (see `canonical`). */
+  readonly reference: JsonValue
+  readonly expected: string
 }
 
 interface Path {
   readonly ours: { state: State; contract: Contract; txs: TransactionInput[] }
-  readonly sdk: { state: JsonValue; contract: JsonValue; txs: JsonValue[] }
+  readonly sdk: SdkTrace
+  readonly steps: readonly Step[]
 }
 
 function loadReference(): { steps: Step[]; paths: Path[] } {
@@ -41,64 +52,125 @@ function loadReference(): { steps: Step[]; paths: Path[] } {
       let state: JsonValue = field(path, 'state', file)
       let contract: JsonValue = field(path, 'contract', file)
       const txs = asArray(field(path, 'transactions', file), file).map((t) => asObject(t, file, 'a transaction'))
-      paths.push({
-        ours: {
-          state: decodeState(state),
-          contract: decodeContract(contract),
-          txs: txs.map((t) => decodeTransactionInput(field(t, 'input', file)))
-        },
-        sdk: { state, contract, txs: txs.map((t) => field(t, 'input', file)) }
-      })
+      const pathSteps: Step[] = []
+      const sdkTrace = [state, contract, txs.map((t) => field(t, 'input', file))] as unknown as SdkTrace
+      const oursTrace = {
+        state: decodeState(state),
+        contract: decodeContract(contract),
+        txs: txs.map((t) => decodeTransactionInput(field(t, 'input', file)))
+      }
       for (const t of txs) {
         const input = field(t, 'input', file)
-        steps.push({
+        const output = field(t, 'output', file)
+        pathSteps.push({
           ours: { tx: decodeTransactionInput(input), state: decodeState(state), contract: decodeContract(contract) },
-          sdk: { tx: input, state, contract }
+          sdk: [input, state, contract] as unknown as SdkStep,
+          reference: output,
+          expected: canonical(output)
         })
-        const output = asObject(field(t, 'output', file), file, 'an output')
-        state = field(output, 'state', file)
-        contract = field(output, 'contract', file)
+        const next = asObject(output, file, 'an output')
+        state = field(next, 'state', file)
+        contract = field(next, 'contract', file)
       }
+      steps.push(...pathSteps)
+      paths.push({ ours: oursTrace, sdk: sdkTrace, steps: pathSteps })
     }
   }
   return { steps, paths }
 }
 
-type SdkArgs<F extends (...args: never[]) => unknown> = Parameters<F>
+/**
+ * JSON text with every object's keys sorted: key order carries no meaning in JSON (the SDK and Haskell write
+ * them in different orders), array order does (a state's accounts, choices and bound values are ordered maps,
+ * and their order is the datum's order on chain), so arrays keep theirs. Absent (`undefined`) fields are left
+ * out, as JSON.stringify does.
+ */
+function canonical(value: unknown): string {
+  if (typeof value === 'bigint' || typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (typeof value === 'string' || value === null) return JSON.stringify(value)
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined)
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`
+  }
+  throw new Error(`not JSON: ${typeof value}`)
+}
 
-/** The SDK takes the same JSON shapes with bigint numbers, which is what the lossless parser produces. */
-function sdkArgs<F extends (...args: never[]) => unknown>(...args: JsonValue[]): SdkArgs<F> {
-  return args as unknown as SdkArgs<F>
+/** `canonical` with the state's maps sorted as well: tells a wrong map order from a wrong value. */
+function canonicalUpToMapOrder(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !('state' in value)) return canonical(value)
+  const state = value.state as Record<string, unknown>
+  const sorted = Object.fromEntries(
+    Object.entries(state).map(([k, v]) => [k, Array.isArray(v) ? v.map(canonical).sort() : v])
+  )
+  return canonical({ ...value, state: sorted })
+}
+
+type Verdict = 'agrees' | 'wrong' | 'wrong map order only' | 'error'
+
+function sdkVerdict(step: Step): Verdict {
+  let output: unknown
+  try {
+    output = Sdk.computeTransaction(...step.sdk)
+  } catch {
+    return 'error'
+  }
+  // The reference paths hold no failing transaction: a transaction error here is the SDK's.
+  if (typeof output === 'object' && output !== null && 'transaction_error' in output) return 'error'
+  if (canonical(output) === step.expected) return 'agrees'
+  return canonicalUpToMapOrder(output) === canonicalUpToMapOrder(step.reference) ? 'wrong map order only' : 'wrong'
+}
+
+function oursAgrees(step: Step): boolean {
+  const { tx, state, contract } = step.ours
+  return canonical(encodeTransactionOutput(computeTransaction(tx, state, contract))) === step.expected
+}
+
+function sameTrace(p: Path): boolean {
+  const ours = canonical(encodeTransactionOutput(playTraceFrom(p.ours.state, p.ours.contract, p.ours.txs)))
+  try {
+    return canonical(Sdk.playTrace(...p.sdk)) === ours
+  } catch {
+    return false
+  }
 }
 
 export function benchMarloweCore(): void {
   const { steps, paths } = loadReference()
   const rows: Row[] = []
 
-  const sdkSteps = steps.map((s) => sdkArgs<typeof Sdk.computeTransaction>(s.sdk.tx, s.sdk.state, s.sdk.contract))
+  const verdicts = new Map<Step, Verdict>(steps.map((s) => [s, sdkVerdict(s)]))
+  const count = (v: Verdict): number => [...verdicts.values()].filter((x) => x === v).length
+  const oursCorrect = new Set(steps.filter(oursAgrees))
+  const bothCorrect = (s: Step): boolean => oursCorrect.has(s) && verdicts.get(s) === 'agrees'
+  const comparableSteps = steps.filter(bothCorrect)
+  const comparablePaths = paths.filter((p) => p.steps.every(bothCorrect))
+  // Whole traces as well: the SDK's accumulated payments and warnings must equal ours on every timed path.
+  const sameTraces = comparablePaths.filter(sameTrace).length
+
   const oursTx = measure(() => {
-    for (const s of steps) computeTransaction(s.ours.tx, s.ours.state, s.ours.contract)
-  }, steps.length)
+    for (const s of comparableSteps) computeTransaction(s.ours.tx, s.ours.state, s.ours.contract)
+  }, comparableSteps.length)
   const sdkTx = measure(() => {
-    for (const args of sdkSteps) Sdk.computeTransaction(...args)
-  }, steps.length)
+    for (const s of comparableSteps) Sdk.computeTransaction(...s.sdk)
+  }, comparableSteps.length)
   rows.push({
-    what: `computeTransaction, ${steps.length} reference transactions`,
+    what: `computeTransaction, the ${comparableSteps.length} of ${steps.length} reference steps where both agree with Haskell`,
     unit: 'tx/s',
     ours: oursTx.opsPerSecond,
     peerName: '@marlowe.io/language-core-v1',
     peer: sdkTx.opsPerSecond
   })
 
-  const sdkPaths = paths.map((p) => sdkArgs<typeof Sdk.playTrace>(p.sdk.state, p.sdk.contract, p.sdk.txs))
   const oursTrace = measure(() => {
-    for (const p of paths) playTraceFrom(p.ours.state, p.ours.contract, p.ours.txs)
-  }, paths.length)
+    for (const p of comparablePaths) playTraceFrom(p.ours.state, p.ours.contract, p.ours.txs)
+  }, comparablePaths.length)
   const sdkTrace = measure(() => {
-    for (const args of sdkPaths) Sdk.playTrace(...args)
-  }, paths.length)
+    for (const p of comparablePaths) Sdk.playTrace(...p.sdk)
+  }, comparablePaths.length)
   rows.push({
-    what: `playTrace, ${paths.length} reference paths`,
+    what: `playTrace, the ${comparablePaths.length} of ${paths.length} reference paths where both agree on every step`,
     unit: 'traces/s',
     ours: oursTrace.opsPerSecond,
     peerName: '@marlowe.io/language-core-v1',
@@ -165,4 +237,13 @@ export function benchMarloweCore(): void {
   for (const d of cslDatums) d.free()
 
   printRows('Marlowe core', rows)
+  const wrong = count('wrong') + count('wrong map order only')
+  console.log(
+    `\nChecked before timing, each output against the Haskell reference's (object key order ignored, array order kept):\n` +
+      `- ours: ${oursCorrect.size} of ${steps.length} steps agree\n` +
+      `- @marlowe.io/language-core-v1: ${count('agrees')} of ${steps.length} agree; ${wrong + count('error')} disagree: ` +
+      `${wrong} wrong (${count('wrong map order only')} of them only in the order of the state's maps) and ` +
+      `${count('error')} errors (a transaction error or a throw where Haskell succeeds)\n` +
+      `- playTrace: the SDK's whole trace equals ours on ${sameTraces} of the ${comparablePaths.length} paths timed`
+  )
 }
