@@ -15,28 +15,12 @@ import { blake2b, blake2bHex } from '../src/core/blake2b'
 import { bytesToHex, concatBytes, hexToBytes } from '../src/core/bytes'
 import { encodeByteString, encodeHead } from '../src/core/cardano/cbor/writer'
 import { encodeMarloweData, encodeRedeemer } from '../src/core/marlowe/plutus/marlowe-data'
-import { ADA, CLOSE, type Contract, type Party } from '../src/core/marlowe/types'
+import { ADA, type Party } from '../src/core/marlowe/types'
+import { array, map, notifies, NULL, TRUE, uint } from './synthetic-history'
 
-const TRUE = Uint8Array.of(0xf5)
-const NULL = Uint8Array.of(0xf6)
 /** Notify steps each datum's contract still waits for: a datum of about 480 bytes. */
 const CONTRACT_STEPS = 12
 const MIN_ADA = 2_000_000n
-
-const uint = (n: bigint | number): Uint8Array => encodeHead(0, n)
-const array = (items: readonly Uint8Array[]): Uint8Array => concatBytes([encodeHead(4, items.length), ...items])
-const map = (entries: ReadonlyArray<readonly [number, Uint8Array]>): Uint8Array =>
-  concatBytes([encodeHead(5, entries.length), ...entries.flatMap(([k, v]) => [uint(k), v])])
-
-function notifies(left: number, deadline: bigint): Contract {
-  if (left === 0) return CLOSE
-  return {
-    type: 'When',
-    cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: notifies(left - 1, deadline) }],
-    timeout: deadline,
-    timeoutContinuation: CLOSE
-  }
-}
 
 export interface StateShape {
   readonly contracts: number

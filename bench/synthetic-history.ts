@@ -14,16 +14,16 @@ import { encodeMarloweData, encodeRedeemer } from '../src/core/marlowe/plutus/ma
 import { ADA, CLOSE, type Contract, type Party } from '../src/core/marlowe/types'
 
 const STEPS = 3
-const TRUE = Uint8Array.of(0xf5)
-const NULL = Uint8Array.of(0xf6)
+export const TRUE = Uint8Array.of(0xf5)
+export const NULL = Uint8Array.of(0xf6)
 
-const uint = (n: bigint | number): Uint8Array => encodeHead(0, n)
-const array = (items: readonly Uint8Array[]): Uint8Array => concatBytes([encodeHead(4, items.length), ...items])
-const map = (entries: ReadonlyArray<readonly [number, Uint8Array]>): Uint8Array =>
+export const uint = (n: bigint | number): Uint8Array => encodeHead(0, n)
+export const array = (items: readonly Uint8Array[]): Uint8Array => concatBytes([encodeHead(4, items.length), ...items])
+export const map = (entries: ReadonlyArray<readonly [number, Uint8Array]>): Uint8Array =>
   concatBytes([encodeHead(5, entries.length), ...entries.flatMap(([k, v]) => [uint(k), v])])
 
 /** Waits for `left` more Notify inputs, then closes. */
-function notifies(left: number, deadline: bigint): Contract {
+export function notifies(left: number, deadline: bigint): Contract {
   if (left === 0) return CLOSE
   return {
     type: 'When',
