@@ -7,6 +7,11 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import type { OpenedChain } from '../../src/chain/open'
+import { DeskHost } from '../../src/host/host'
+import { createServer, listen } from '../../src/server/app'
+import { UiSessions } from '../../src/server/ui-sessions'
+import { version } from '../../package.json'
 import { cliPath } from '../cli/run-cli'
 import { exitOf, spawnServe } from '../cli/serve-process'
 
@@ -57,8 +62,8 @@ export function launchChromiumWithProfile(profileDir: string): Promise<BrowserCo
 
 const PRINTED_LINK = /^Marlowe Desk in your browser: (http:\/\/127\.0\.0\.1:\d+\/ui\/#secret=\S+)$/gm
 
-export interface UiServer {
-  readonly child: ChildProcess
+/** A server of the page: where it is, the links that open it, and how to stop it. */
+export interface PageServer {
   /** The server's origin, `http://127.0.0.1:<port>`. */
   readonly origin: string
   /**
@@ -67,6 +72,10 @@ export interface UiServer {
    */
   nextLink(): Promise<string>
   stop(): Promise<void>
+}
+
+export interface UiServer extends PageServer {
+  readonly child: ChildProcess
 }
 
 /**
@@ -117,6 +126,52 @@ export async function startUiServer(): Promise<UiServer> {
     await stop()
     throw e
   }
+}
+
+/**
+ * What `serve --ui` runs, in this process, on a chain the test holds (a sandbox, or a local Blockfrost or Kupo +
+ * Ogmios telling one), so that another builder in the test can use the same ledger: the desk host, the Runtime
+ * API and the page on 127.0.0.1, with a fresh data directory.
+ */
+export async function startUiHost(chain: OpenedChain): Promise<PageServer & { readonly host: DeskHost }> {
+  const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-host-'))
+  let port = 0
+  const host = await DeskHost.open({
+    dataDir: data,
+    version,
+    fixedChain: { chain, node: {}, reason: 'the end-to-end test chose the chain' },
+    fixedLocalApi: {
+      state: () => ({ listening: true, url: `http://127.0.0.1:${port}/` }),
+      reason: 'the end-to-end test serves the local API'
+    }
+  })
+  const links: string[] = []
+  const sessions = new UiSessions({ onSecretRenewed: (secret) => links.push(secret) })
+  const app = createServer({
+    service: host.service,
+    token: 'e2e-runtime-token-0123456789',
+    desk: { desk: host.desk, sessions, uiDir: RENDERER_DIR }
+  })
+  const stop = async (): Promise<void> => {
+    await app.close()
+    await host.close()
+    rmSync(data, { recursive: true, force: true })
+  }
+  try {
+    port = await listen(app, 0)
+  } catch (e) {
+    await stop()
+    throw e
+  }
+  links.unshift(sessions.secret)
+  let handedOut = 0
+  const nextLink = async (): Promise<string> => {
+    const secret = links[handedOut]
+    if (secret === undefined) throw new Error(`the page's secret #${handedOut + 1} was never issued`)
+    handedOut += 1
+    return `http://127.0.0.1:${port}/ui/#secret=${secret}`
+  }
+  return { host, origin: `http://127.0.0.1:${port}`, nextLink, stop }
 }
 
 /** The CLI bundle that `startServe` had `cliPath()` build into a temporary directory (rebuilt if asked again). */

@@ -61,8 +61,8 @@ export async function expectValidWithdraw(h: Harness, built: WithdrawBuild): Pro
   expect(await checkPayoutSpends(validatorContext(h), built.tx)).toEqual([])
 }
 
-/** The Playground escrow between roles Buyer, Seller and Mediator: 100 ada, deadlines a day apart from T0. */
-export function rolesEscrow(): Contract {
+/** The Playground escrow between roles Buyer, Seller and Mediator: 100 ada, deadlines a day apart from `start`. */
+export function rolesEscrow(start: bigint = T0): Contract {
   const role = (name: string): Party => ({ type: 'Role', role: name })
   const day = 86_400_000n
   return escrow({
@@ -71,9 +71,9 @@ export function rolesEscrow(): Contract {
     mediator: role('Mediator'),
     price: 100n * ADA,
     token: ADA_TOKEN,
-    paymentDeadline: T0 + day,
-    complaintDeadline: T0 + 2n * day,
-    disputeDeadline: T0 + 3n * day,
-    mediationDeadline: T0 + 4n * day
+    paymentDeadline: start + day,
+    complaintDeadline: start + 2n * day,
+    disputeDeadline: start + 3n * day,
+    mediationDeadline: start + 4n * day
   }).contract
 }
