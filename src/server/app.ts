@@ -22,6 +22,7 @@ import {
   type GuardOptions
 } from './guard'
 import { registerRoutes } from './routes'
+import { registerTransferRoutes } from './transfer-routes'
 import { statusHeaders } from './status-headers'
 import { sessionIdOf } from './ui-sessions'
 
@@ -202,6 +203,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
   })
 
   registerRoutes(app, options.service)
+  registerTransferRoutes(app, options.service)
   if (options.desk !== undefined) registerDeskRoutes(app, options.desk)
   return app
 }

@@ -11,7 +11,9 @@ import type {
   ReviewProtocolParameters,
   SlotEra
 } from '../../core/cardano/review/types'
+import type { ReviewBundle } from '../../core/cardano/bundle'
 import { decodeTransaction, TxDecodeError } from '../../core/cardano/tx'
+import type { Era } from '../../core/cardano/tx-envelope'
 import { EngineError } from '../errors'
 
 export interface ChainFacts {
@@ -66,5 +68,27 @@ export function marloweScripts(provider: ChainProvider): Record<string, MarloweS
     [d.semantics.hash]: 'marlowe-semantics',
     [d.payout.hash]: 'marlowe-payout',
     [d.openRole.hash]: 'marlowe-open-role'
+  }
+}
+
+/**
+ * A review bundle of `tx`: the transaction with what the chain knows about it, for a review on a machine without
+ * a network; `missing` names what the chain could not find (the review then says what it cannot check).
+ */
+export async function reviewBundleOf(
+  provider: ChainProvider,
+  file: { readonly tx: Uint8Array; readonly era: Era },
+  createdAtMs: number
+): Promise<{ readonly bundle: ReviewBundle; readonly missing: readonly string[] }> {
+  const { missing, ...facts } = await chainFacts(provider, file.tx)
+  return {
+    bundle: {
+      tx: file.tx,
+      era: file.era,
+      network: provider.network,
+      createdAt: new Date(createdAtMs).toISOString(),
+      ...facts
+    },
+    missing
   }
 }

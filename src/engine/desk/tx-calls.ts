@@ -12,7 +12,7 @@ import { witnessSetBytes } from '../../core/cardano/witnesses'
 import type { TxRow } from '../../store/service-store'
 import type { SubmitTarget } from '../service'
 import { assembleTransaction, readTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
-import { chainFacts, type ChainFacts } from './chain-facts'
+import { chainFacts, reviewBundleOf, type ChainFacts } from './chain-facts'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -190,17 +190,13 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     'tx.exportBundle': async ({ txId }) => {
       const row = ctx.build(txId)
       return progress.run('tx.exportBundle', "Reading the transaction's inputs", 2, async (stage) => {
-        const { resolvedInputs, eraSummaries, protocolParameters } = await chainFacts(provider, row.unsignedTx)
+        const { bundle } = await reviewBundleOf(
+          provider,
+          { tx: row.unsignedTx, era: eraOf(row) },
+          Number(await ctx.chainTime())
+        )
         stage('Writing the bundle')
-        const text = stringifyBundle({
-          tx: row.unsignedTx,
-          era: eraOf(row),
-          network: provider.network,
-          createdAt: new Date(Number(await ctx.chainTime())).toISOString(),
-          resolvedInputs,
-          eraSummaries,
-          protocolParameters
-        })
+        const text = stringifyBundle(bundle)
         return { fileName: `${row.txId}.bundle.json`, text }
       })
     },

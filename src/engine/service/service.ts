@@ -6,12 +6,15 @@
  */
 import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
+import { bytesToHex } from '../../core/bytes'
+import { txEnvelopeType } from '../../core/cardano/tx-envelope'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
 import type { PageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
 import { evaluating, formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
 import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
+import type { TransactionFile } from '../sign'
 import { contractPartyKeys, contractQuery } from './parties'
 import { applyRecord, createRecord, storedRecord, withdrawRecord } from './records'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
@@ -28,6 +31,7 @@ import type {
   NextRequest,
   PayoutFilter,
   PayoutView,
+  SignedSubmission,
   SubmitTarget,
   TransactionHeader,
   TransactionView,
@@ -211,6 +215,28 @@ export class MarloweService {
     } finally {
       this.inFlight.delete(row.txId)
     }
+  }
+
+  /**
+   * A signed transaction, whoever built it (`tx submit` through a running `serve`): one of our builds goes
+   * through `submit`, checked against the build and recorded as submitted; any other goes to the node as it is
+   * (the chain index then shows what it did). Resolves once the node accepted it.
+   */
+  async submitSigned(file: Pick<TransactionFile, 'tx' | 'txId' | 'era'>): Promise<SignedSubmission> {
+    const row = this.store.tx(file.txId)
+    const envelope = { type: txEnvelopeType(file.era), description: '', cborHex: bytesToHex(file.tx) }
+    if (row === undefined) {
+      await this.sendToNode(file.tx)
+      return { txId: file.txId }
+    }
+    const build: SubmitTarget =
+      row.kind === 'create'
+        ? { kind: 'create', contractId: row.contractId ?? '' }
+        : row.kind === 'apply'
+          ? { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
+          : { kind: 'withdraw', withdrawalId: row.txId }
+    await this.submit(build, envelope)
+    return { txId: file.txId, build }
   }
 
   private async nodeHas(txId: string): Promise<boolean> {

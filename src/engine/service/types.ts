@@ -53,6 +53,12 @@ export type SubmitTarget =
   | { readonly kind: 'apply'; readonly contractId: string; readonly transactionId: string }
   | { readonly kind: 'withdraw'; readonly withdrawalId: string }
 
+/** A signed transaction taken by the node: which of our builds it was, if one. */
+export interface SignedSubmission {
+  readonly txId: string
+  readonly build?: SubmitTarget
+}
+
 export interface PayoutView {
   readonly payoutId: string
   readonly contractId: string

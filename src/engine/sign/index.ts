@@ -1,5 +1,5 @@
 /** Transaction signing for the engine, the CLI and the desktop app. */
-export { readTransaction, type TransactionFile } from './read-transaction'
+export { readTransaction, transactionOfEnvelope, type TransactionFile } from './read-transaction'
 export {
   assembleTransaction,
   readWitnessFile,

@@ -3,7 +3,7 @@
  * type (full tx, or a body alone), hex text, or raw CBOR bytes. The bytes are kept exactly as given.
  */
 import { BytesError, hexToBytes, utf8DecodeStrict } from '../../core/bytes'
-import { EnvelopeError, parseTextEnvelope } from '../../core/cardano/envelope'
+import { EnvelopeError, parseTextEnvelope, type TextEnvelope } from '../../core/cardano/envelope'
 import { envelopeContent, SUPPORTED_ENVELOPE_TYPES, type Era } from '../../core/cardano/tx-envelope'
 import { splitTransaction, WitnessError } from '../../core/cardano/witnesses'
 import { CSL, withCsl } from '../../csl'
@@ -57,6 +57,11 @@ function fromEnvelope(text: string): TransactionFile {
     if (e instanceof EnvelopeError) throw invalid(e.message)
     throw e
   }
+  return transactionOfEnvelope(envelope)
+}
+
+/** The transaction a parsed TextEnvelope holds: a whole tx, or a body alone (witnesses are refused). */
+export function transactionOfEnvelope(envelope: TextEnvelope): TransactionFile {
   const content = envelopeContent(envelope)
   if (content === undefined) {
     throw invalid(`a "${envelope.type}" envelope holds no transaction; expected one of: ${SUPPORTED_ENVELOPE_TYPES}`)

@@ -1,0 +1,43 @@
+/**
+ * Desk's own routes beside Runtime's, for the command line's offline story while `serve` holds the chain (the
+ * sandbox admits one process): `POST /desk/bundles` answers the review bundle of a transaction (what an
+ * air-gapped review needs), and `POST /desk/submissions` submits a signed transaction — one of our builds as its
+ * PUT would, checked against the build, any other as it is. Both take a TextEnvelope, as Runtime's PUT does,
+ * and the Runtime API token: neither signs anything.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { hexToBytes } from '../core/bytes'
+import { stringifyBundle } from '../core/cardano/bundle'
+import type { JsonValue } from '../core/json/lossless'
+import { reviewBundleOf } from '../engine/desk/chain-facts'
+import type { MarloweService } from '../engine/service'
+import { transactionOfEnvelope, type TransactionFile } from '../engine/sign'
+import { sendJson, sendJsonText } from './app'
+import { HttpError } from './errors'
+import { decodeTextEnvelopeBody } from './requests'
+
+export const BUNDLES_PATH = '/desk/bundles'
+export const SUBMISSIONS_PATH = '/desk/submissions'
+
+function transactionOf(request: FastifyRequest): TransactionFile {
+  if (request.body === undefined) {
+    throw new HttpError(400, 'RequestBodyParseError', 'Error in $: a JSON body is required', 'JSON')
+  }
+  const envelope = decodeTextEnvelopeBody(request.body as JsonValue)
+  // The decoder has checked the hex.
+  const cbor = hexToBytes(envelope.cborHex)
+  return transactionOfEnvelope({ type: envelope.type, description: envelope.description, cbor })
+}
+
+export function registerTransferRoutes(app: FastifyInstance, service: MarloweService): void {
+  app.post(BUNDLES_PATH, async (request, reply) => {
+    const { bundle, missing } = await reviewBundleOf(service.provider, transactionOf(request), Date.now())
+    reply.header('X-Missing-Outputs', missing.join(','))
+    return sendJsonText(reply, 200, stringifyBundle(bundle))
+  })
+
+  app.post(SUBMISSIONS_PATH, async (request, reply) => {
+    const { txId, build } = await service.submitSigned(transactionOf(request))
+    return sendJson(reply, 202, build === undefined ? { txId } : { txId, build: { ...build } })
+  })
+}
