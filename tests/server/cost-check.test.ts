@@ -134,7 +134,7 @@ test('on stand-in scripts a funded create is built, and the answer says the cost
     {
       error: COST_NOT_CHECKED,
       detail:
-        "The execution cost and size of the contract's transactions were not checked: this chain runs stand-in Marlowe scripts, not the Marlowe validators.",
+        "The execution cost of the contract's transactions was not checked, only their size: this chain runs stand-in Marlowe scripts, not the Marlowe validators.",
       fatal: false
     }
   ])

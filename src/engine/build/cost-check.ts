@@ -7,8 +7,8 @@
  * the Marlowe input and the wallet passed as additional UTxOs. A transaction over the per-transaction execution
  * budget or size can never be submitted: the contract would be stuck there with its funds, so it is fatal.
  *
- * Where the chain runs stand-in scripts their cost says nothing of the real validator's, so the check is not made
- * and a non-fatal `TransactionCostNotChecked` says so. Runtime has no such entry; clients read `safetyErrors` as
+ * Where the chain runs stand-in scripts their cost says nothing of the real validator's, so only the size is checked
+ * (a referenced script adds nothing to it) and a non-fatal `TransactionCostNotChecked` says so. Runtime has no such entry; clients read `safetyErrors` as
  * a list of unknown items (the TS SDK decodes it as `unknown[]`), and the funded-create refusal ignores it.
  *
  * The chain can only evaluate a transaction whose validity interval it can convert to time, so within its
@@ -100,6 +100,11 @@ export interface CostCheckInput {
 
 const note = (detail: string, extra: Record<string, JsonValue> = {}): SafetyError =>
   ({ error: COST_NOT_CHECKED, detail, ...extra, fatal: false }) as SafetyError
+
+const STAND_IN_NOTE = note(
+  "The execution cost of the contract's transactions was not checked, only their size: this chain runs stand-in " +
+    'Marlowe scripts, not the Marlowe validators.'
+)
 
 function notChecked(tx: SimulatedTx, message: string): SafetyError {
   return note('The execution cost and size of this transaction could not be checked.', {
@@ -274,7 +279,7 @@ function buildSimulated(input: CostCheckInput, semantics: RefScript, placed: Pla
 const OUT_OF_BUDGET = /budget|OutOfExError/i
 
 /** Whether the evaluation failed for its budget, in the evaluator's words or in the structure it gave with them. */
-function outOfBudget(e: ChainError): boolean {
+export function outOfBudget(e: ChainError): boolean {
   const texts = [e.reason]
   const collect = (v: unknown, depth: number): void => {
     if (typeof v === 'string') texts.push(v)
@@ -304,25 +309,34 @@ async function evaluate(ctx: BuildContext, simulated: Simulated): Promise<Cost> 
 const over = (used: bigint, limit: bigint, what: string): string[] =>
   used > limit ? [`${what} ${used} of at most ${limit} (${used - limit} over)`] : []
 
+/**
+ * One transaction's check. `runScripts` false (stand-in scripts): its size alone, which the scripts do not change
+ * (they are referenced, not carried), and a silent pass where it could not be built.
+ */
 async function checkOne(
   input: CostCheckInput,
   semantics: RefScript,
   clock: SlotClock,
   nowSlot: bigint,
-  tx: SimulatedTx
+  tx: SimulatedTx,
+  runScripts: boolean
 ): Promise<SafetyError[]> {
   const placed = place(tx, clock, nowSlot)
   if (placed === undefined) {
-    return [notChecked(tx, 'It takes a different step at every time the chain can evaluate.')]
+    return runScripts ? [notChecked(tx, 'It takes a different step at every time the chain can evaluate.')] : []
   }
   let simulated: Simulated
   try {
     simulated = buildSimulated(input, semantics, placed, tx)
   } catch (e) {
-    if (e instanceof EngineError) return [notChecked(tx, `It could not be built: ${e.message}`)]
+    if (e instanceof EngineError) return runScripts ? [notChecked(tx, `It could not be built: ${e.message}`)] : []
     throw e
   }
   const { pp } = input.ctx
+  const size = over(BigInt(simulated.bytes), BigInt(pp.maxTxSize), 'Transaction size in bytes:')
+  if (!runScripts) {
+    return size.length === 0 ? [] : [overLimit(tx, `Over the protocol's per-transaction limits. ${size.join('; ')}.`)]
+  }
   const cost = await evaluate(input.ctx, simulated)
   const max = pp.maxTxExUnits
   if ('failed' in cost) return [notChecked(tx, `The scripts failed on it: ${cost.failed}`)]
@@ -335,7 +349,7 @@ async function checkOne(
           ...over(cost.units.mem, max.mem, 'Execution memory units:'),
           ...over(cost.units.steps, max.steps, 'Execution steps:')
         ]),
-    ...over(BigInt(simulated.bytes), BigInt(pp.maxTxSize), 'Transaction size in bytes:')
+    ...size
   ]
   return problems.length === 0
     ? []
@@ -348,15 +362,8 @@ async function checkOne(
  */
 export async function checkTransactionCosts(input: CostCheckInput): Promise<SafetyError[]> {
   if (input.transactions.length === 0) return []
-  if (input.scripts.standIn) {
-    return [
-      note(
-        "The execution cost and size of the contract's transactions were not checked: this chain runs stand-in " +
-          'Marlowe scripts, not the Marlowe validators.'
-      )
-    ]
-  }
   const { ctx } = input
+  const runScripts = !input.scripts.standIn
   let semantics: RefScript
   try {
     semantics = await ctx.refScripts.get(input.scripts.semantics, 'MarloweScriptNotPublished')
@@ -371,6 +378,8 @@ export async function checkTransactionCosts(input: CostCheckInput): Promise<Safe
   }
   const [tip, eras] = await Promise.all([ctx.provider.tip(), ctx.provider.eraSummaries()])
   const clock = new SlotClock(eras, tip.slot, ctx.safeZoneSlots)
-  const found = await Promise.all(input.transactions.map((tx) => checkOne(input, semantics, clock, tip.slot, tx)))
-  return found.flat()
+  const found = await Promise.all(
+    input.transactions.map((tx) => checkOne(input, semantics, clock, tip.slot, tx, runScripts))
+  )
+  return runScripts ? found.flat() : [...found.flat(), STAND_IN_NOTE]
 }

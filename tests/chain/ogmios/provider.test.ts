@@ -13,6 +13,8 @@ import {
   TX_1,
   TX_2
 } from './fixtures'
+import { outOfBudget } from '../../../src/engine/build/cost-check'
+import type { RpcFault } from './peer'
 import { connect, failure, startPeer } from './support'
 
 const TX = hexToBytes('84a400818258201111111111111111111111111111111111111111111111111111111111111111000181a2')
@@ -205,6 +207,40 @@ describe('evaluation', () => {
       'spend #0: Some of the scripts failed to evaluate to a positive outcome.'
     )
     expect((e as ChainError).reason).toContain('traces: Deadline passed')
+  })
+
+  test("a script out of its budget: Plutus' words reach the cost check through Ogmios' nested answer", async () => {
+    const peer = await startPeer()
+    const provider = await connect(peer)
+    const answer = (validationError: string): RpcFault => ({
+      code: 3010,
+      message: 'Some scripts of the transactions terminated with error(s).',
+      data: [
+        {
+          validator: { purpose: 'spend', index: 0n },
+          error: {
+            code: 3012n,
+            message: 'Some of the scripts failed to evaluate to a positive outcome.',
+            data: { validationError, traces: [] }
+          }
+        }
+      ]
+    })
+    peer.evaluation = {
+      error: answer(
+        'An error has occurred: The machine terminated part way through evaluation due to overspending the budget.\n' +
+          'The budget when the machine terminated was:\n({ cpu: 9123\n| mem: -1898 })'
+      )
+    }
+    const overBudget = await failure(provider.evaluate(TX))
+    expect(overBudget).toBeInstanceOf(ChainError)
+    expect(outOfBudget(overBudget as ChainError)).toBe(true)
+    peer.evaluation = {
+      error: answer('An error has occurred: User error: The machine terminated because of an error.')
+    }
+    const failed = await failure(provider.evaluate(TX))
+    expect(failed).toBeInstanceOf(ChainError)
+    expect(outOfBudget(failed as ChainError)).toBe(false)
   })
 
   test('a transaction that cannot be evaluated is EvaluationFailed too', async () => {

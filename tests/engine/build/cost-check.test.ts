@@ -348,12 +348,12 @@ describe('through the Blockfrost adapter, as on a real network', () => {
   })
 })
 
-test('on stand-in scripts the check is not made, a note says so, and a funded create is built', async () => {
+test('on stand-in scripts only the size is checked, a note says so, and a funded create is built', async () => {
   const { provider, builder } = setup(undefined)
   const note = {
     error: COST_NOT_CHECKED,
     detail:
-      "The execution cost and size of the contract's transactions were not checked: this chain runs stand-in Marlowe scripts, not the Marlowe validators.",
+      "The execution cost of the contract's transactions was not checked, only their size: this chain runs stand-in Marlowe scripts, not the Marlowe validators.",
     fatal: false
   }
   const built = await builder.create({ changeAddress: alice.address }, { contract: manyPayouts })
@@ -378,4 +378,49 @@ test('on stand-in scripts the check is not made, a note says so, and a funded cr
     { contractId: created.contractId, inputs: [{ content: { type: 'INotify' } }] }
   )
   expect(applied.safetyErrors).toEqual([note])
+})
+
+test('on stand-in scripts a transaction over the size limit is fatal: a close paying more roles than one transaction holds', async () => {
+  const { provider, builder } = setup(undefined)
+  // Each role payout is an output at the payout validator with its datum, about twice the bytes the contract
+  // spends on it: the contract and its create fit in a transaction, the close paying every role does not.
+  const owner: Party = { type: 'Role', role: 'a' }
+  const roles = Array.from({ length: 200 }, (_, i) => `r${i}`)
+  let pays: Contract = CLOSE
+  for (const role of [...roles].reverse()) {
+    pays = {
+      type: 'Pay',
+      from: owner,
+      to: { type: 'Party', party: { type: 'Role', role } },
+      token: ADA_TOKEN,
+      value: 2n * ADA,
+      then: pays
+    }
+  }
+  const contract: Contract = {
+    type: 'When',
+    cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: pays }],
+    timeout: T0 + 10n * DAY,
+    timeoutContinuation: CLOSE
+  }
+  // An existing policy: the roles are held elsewhere, and minting 200 would not fit in one transaction either.
+  const policy = { type: 'UsePolicy' as const, policyId: 'ab'.repeat(28) }
+  const accounts = [{ party: owner, token: ADA_TOKEN, amount: 500n * ADA }]
+  const refused = await failure(builder.create({ changeAddress: alice.address }, { contract, roles: policy, accounts }))
+  expect(refused.code).toBe('SafetyAnalysisFailed')
+  const errors = refused.details['safetyErrors'] as SafetyError[]
+  expect(fatal(errors)).toEqual([
+    expect.objectContaining({
+      error: 'TransactionValidationError',
+      transaction: expect.objectContaining({ input: expect.objectContaining({ tx_inputs: ['input_notify'] }) }),
+      message: expect.stringMatching(
+        /^Over the protocol's per-transaction limits\. Transaction size in bytes: \d+ of at most 16384 \(\d+ over\)\.$/
+      )
+    })
+  ])
+  expect(errors.at(-1)?.error).toBe(COST_NOT_CHECKED)
+  expect(provider.evaluations).toHaveLength(0)
+  // Unfunded, nothing is paid at the close: it fits, and the create is built.
+  const built = await builder.create({ changeAddress: alice.address }, { contract, roles: policy })
+  expect(fatal(built.safetyErrors)).toEqual([])
 })

@@ -131,7 +131,7 @@ export async function reviewFor(
 
 /**
  * What the cost check adds to the safety errors of a contract on `provider`'s chain: on stand-in scripts a note that
- * it was not made; on validators (`MARLOWE_VALIDATORS_DIR`) nothing, since the tests' contracts fit the budget.
+ * only the size was checked; on validators (`MARLOWE_VALIDATORS_DIR`) nothing, since the tests' contracts fit the budget.
  */
 export function costCheckNotes(provider: Pick<ChainProvider, 'network' | 'deployment'>): SafetyError[] {
   if (!deploymentOf(provider).standIn) return []
@@ -139,7 +139,7 @@ export function costCheckNotes(provider: Pick<ChainProvider, 'network' | 'deploy
     {
       error: 'TransactionCostNotChecked',
       detail:
-        "The execution cost and size of the contract's transactions were not checked: this chain runs stand-in " +
+        "The execution cost of the contract's transactions was not checked, only their size: this chain runs stand-in " +
         'Marlowe scripts, not the Marlowe validators.',
       fatal: false
     }
