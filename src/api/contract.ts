@@ -25,6 +25,11 @@ export interface WalletSummary {
   readonly name: string
   readonly kind: WalletKind
   readonly locked: boolean
+  /**
+   * While unlocked: when it locks itself unless used before, epoch ms on the engine's wall clock (each signature
+   * moves it on). Absent when locked.
+   */
+  readonly locksAt?: bigint
   /** The first payment address (receive here; change comes back here). */
   readonly address: string
 }

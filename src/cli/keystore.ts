@@ -1,9 +1,13 @@
 /** Where the CLI keeps wallets: --keystore, else $MARLOWE_DESK_HOME/keys, else ~/.marlowe-desk/keys. */
 import { join } from 'node:path'
-import { Keystore } from '../engine/keys'
+import { EngineError } from '../engine/errors'
+import { Keystore, type WalletInfo } from '../engine/keys'
 import { desktopHome } from './chain'
+import { CliError } from './errors'
 
 export const keystoreOption = { keystore: { type: 'string' } } as const
+
+const WALLET_ID = /^[0-9a-fA-F]{40}$/
 
 export function keystoreDir(option: string | undefined): string {
   if (option !== undefined) return option
@@ -12,4 +16,32 @@ export function keystoreDir(option: string | undefined): string {
 
 export function openKeystore(option: string | undefined): Promise<Keystore> {
   return Keystore.open({ dir: keystoreDir(option) })
+}
+
+const sameName = (a: string, b: string): boolean =>
+  a.normalize('NFC').toLowerCase() === b.normalize('NFC').toLowerCase()
+
+/**
+ * The wallet a person named: by its id, or by its whole name in any case. Names need not be unique, so a name
+ * several wallets share is refused with their ids, rather than one of them being picked.
+ */
+export async function findWallet(keys: Keystore, text: string): Promise<WalletInfo> {
+  let idError: EngineError | undefined
+  if (WALLET_ID.test(text)) {
+    try {
+      return await keys.get(text.toLowerCase())
+    } catch (e) {
+      if (!(e instanceof EngineError && e.code === 'WalletNotFound')) throw e
+      idError = e
+    }
+  }
+  const named = (await keys.list()).wallets.filter((w) => sameName(w.name, text))
+  if (named.length === 1) return named[0]!
+  if (named.length > 1) {
+    throw new CliError(
+      `${named.length} wallets are named "${text}": ${named.map((w) => w.id).join(', ')}; give the id of the one you mean`
+    )
+  }
+  if (idError !== undefined) throw idError
+  throw new CliError(`no wallet has the id or name "${text}" ("marlowe-desk keys list" shows them)`)
 }

@@ -42,7 +42,7 @@ describe('marlowe-desk keys', () => {
     const restored = restoreAlice(w, phrase)
     expect(restored.stderr).toBe('')
     expect(restored.code).toBe(0)
-    expect(restored.stdout).toContain(`first address (preprod): ${BASE_TESTNET}`)
+    expect(restored.stdout).toContain(`first address (sandbox): ${BASE_TESTNET}`)
     const id = /restored wallet ([0-9a-f]+)/.exec(restored.stdout)?.[1] ?? ''
     const list = runCli(['keys', 'list', '--json', '--keystore', w.keystore])
     expect(parseJson(list.stdout)).toMatchObject({ wallets: [{ id, name: 'alice', kind: 'hd' }], damaged: [] })
@@ -55,13 +55,66 @@ describe('marlowe-desk keys', () => {
     for (const word of ['penalty', 'pave', 'filter']) expect(files).not.toContain(word)
   })
 
-  it('creates a wallet, showing a 24-word phrase once', () => {
+  it('creates a wallet, showing a 24-word phrase once, and its first address on the sandbox', () => {
     const w = workspace()
     const r = runCli(['keys', 'create', '--name', 'bob', '--password-file', w.password, '--keystore', w.keystore])
     expect(r.code).toBe(0)
     const phrase = /\n\n {2}(.+)\n/.exec(r.stdout)?.[1] ?? ''
     expect(phrase.split(' ')).toHaveLength(24)
+    expect(r.stdout).toMatch(/first address \(sandbox\): addr_test1/)
+    expect(r.stdout).not.toContain('preprod')
     expect(runCli(['keys', 'list', '--keystore', w.keystore]).stdout).not.toContain(phrase.split(' ')[0]!)
+  })
+
+  it('names the network it was asked for', () => {
+    const w = workspace()
+    const restored = runCli([
+      'keys',
+      'restore',
+      '--name',
+      'alice',
+      '--mnemonic-file',
+      w.write('phrase', MNEMONIC),
+      '--password-file',
+      w.password,
+      '--network',
+      'mainnet',
+      '--keystore',
+      w.keystore
+    ])
+    expect(restored.stdout).toMatch(/first address \(mainnet\): addr1q/)
+  })
+
+  it('finds a wallet by its name in any case, and refuses a name two wallets share', () => {
+    const w = workspace()
+    const restored = restoreAlice(w, w.write('phrase', MNEMONIC))
+    const id = /restored wallet ([0-9a-f]+)/.exec(restored.stdout)?.[1] ?? ''
+    const byName = runCli(['keys', 'addresses', 'ALICE', '--count', '1', '--keystore', w.keystore])
+    expect(byName.stderr).toBe('')
+    expect(byName.stdout).toBe(`${BASE_TESTNET}\n`)
+    const skey = w.write(
+      'payment.skey',
+      JSON.stringify({ type: 'PaymentSigningKeyShelley_ed25519', description: '', cborHex: `5820${'22'.repeat(32)}` })
+    )
+    const imported = runCli([
+      'keys',
+      'import-skey',
+      skey,
+      '--name',
+      'Alice',
+      '--password-file',
+      w.password,
+      '--keystore',
+      w.keystore
+    ])
+    const other = /imported ([0-9a-f]+)/.exec(imported.stdout)?.[1] ?? ''
+    const ambiguous = runCli(['keys', 'export-public', 'alice', '--keystore', w.keystore])
+    expect(ambiguous.code).toBe(1)
+    expect(ambiguous.stderr).toContain('2 wallets are named "alice": ')
+    expect(ambiguous.stderr).toContain(id)
+    expect(ambiguous.stderr).toContain(other)
+    const byId = runCli(['keys', 'export-public', id, '--keystore', w.keystore])
+    expect(byId.stdout).toMatch(/^acct_xvk1/)
   })
 
   it('exports the account key and watches it in another keystore', () => {
@@ -74,11 +127,28 @@ describe('marlowe-desk keys', () => {
     expect(exported.code).toBe(0)
     const acct = exported.stdout.split('\n')[0] ?? ''
     expect(acct).toMatch(/^acct_xvk1/)
-    expect(readFileSync(out, 'utf8')).toContain('PaymentExtendedVerificationKeyShelley_ed25519_bip32')
+    // cardano-cli has no account key type; under its payment type the file would pass for a payment key.
+    const file = parseJson(readFileSync(out, 'utf8'))
+    expect(file).toMatchObject({
+      type: 'AccountExtendedVerificationKeyShelley_ed25519_bip32',
+      description: "Account Extended Verification Key m/1852'/1815'/0'"
+    })
     const other = join(w.dir, 'other')
     const watched = runCli(['keys', 'watch', out, '--name', 'alice (watch)', '--keystore', other])
-    expect(watched.stdout).toContain(`first address (preprod): ${BASE_TESTNET}`)
+    expect(watched.stdout).toContain(`first address (sandbox): ${BASE_TESTNET}`)
     expect(runCli(['keys', 'watch', acct, '--name', 'again', '--keystore', other]).stderr).toContain('WalletExists')
+    // What earlier versions wrote is still taken.
+    const earlier = w.write(
+      'earlier.vkey',
+      readFileSync(out, 'utf8').replace(
+        'AccountExtendedVerificationKeyShelley_ed25519_bip32',
+        'PaymentExtendedVerificationKeyShelley_ed25519_bip32'
+      )
+    )
+    const third = join(w.dir, 'third')
+    const fromEarlier = runCli(['keys', 'watch', earlier, '--name', 'alice (earlier)', '--keystore', third])
+    expect(fromEarlier.stderr).toBe('')
+    expect(fromEarlier.stdout).toContain(`first address (sandbox): ${BASE_TESTNET}`)
   })
 
   it('imports a cardano-cli signing key', () => {
@@ -103,7 +173,7 @@ describe('marlowe-desk keys', () => {
       w.keystore
     ])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/first address \(preprod\): addr_test1v/)
+    expect(r.stdout).toMatch(/first address \(sandbox\): addr_test1v/)
   })
 
   it.each([
@@ -114,7 +184,7 @@ describe('marlowe-desk keys', () => {
       2,
       '--network must be one of mainnet, preprod, preview, sandbox'
     ],
-    [['keys', 'addresses', 'ffff'], 1, 'a wallet id is 40 lowercase hex characters'],
+    [['keys', 'addresses', 'ffff'], 1, 'no wallet has the id or name "ffff"'],
     [['keys', 'addresses', 'ff'.repeat(20)], 1, 'WalletNotFound']
   ])('fails clearly: %j', (args, code, message) => {
     const w = workspace()

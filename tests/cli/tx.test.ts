@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sandboxWallet, SandboxProvider } from '../../src/chain/sandbox'
+import { sandboxWallet, SandboxProvider, signWithSandboxWallets } from '../../src/chain/sandbox'
 import { stringifyTextEnvelope } from '../../src/core/cardano/envelope'
 import { parseJson } from '../../src/core/json/lossless'
 import { adaUtxos } from '../chain/support/sandbox'
@@ -80,6 +80,10 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
     const review = runCli(['tx', 'review', path('bundle.json'), '--wallet', wallet, '--keystore', keystore], {
       offline: true
     })
+    const reviewByName = runCli(['tx', 'review', path('bundle.json'), '--wallet', 'Alice', '--keystore', keystore], {
+      offline: true
+    })
+    expect(reviewByName.stdout).toBe(review.stdout)
     expect(review.code).toBe(0)
     expect(review.stdout).toContain(`Transaction ${id}`)
     expect(review.stdout).toMatch(/alice: pays 25\.\d{6} ada/)
@@ -93,7 +97,7 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
       'sign',
       path('bundle.json'),
       '--wallet',
-      wallet,
+      'alice',
       '--witness-only',
       '--out',
       path('alice.witness'),
@@ -110,14 +114,52 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
       offline: true
     })
     expect(assembled.stdout).toContain(`${id} with 1 new witness(es)`)
+    // The bundle it was signed from holds the same transaction.
+    const fromBundle = runCli(
+      ['tx', 'assemble', path('bundle.json'), path('alice.witness'), '--out', path('from-bundle.json')],
+      { offline: true }
+    )
+    expect(fromBundle.stderr).toBe('')
+    expect(readFileSync(path('from-bundle.json'), 'utf8')).toBe(readFileSync(path('signed.json'), 'utf8'))
 
     const submitted = runCli(['tx', 'submit', path('signed.json'), '--data', data])
     expect(submitted.stderr).toBe('')
     expect(submitted.stdout).toBe(`submitted ${id}\n`)
 
     const again = runCli(['tx', 'submit', path('signed.json'), '--data', data])
-    expect(again.code).toBe(1)
-    expect(again.stderr).toContain('the chain says:')
+    expect(again.stderr).toBe('')
+    expect(again.stdout).toMatch(
+      new RegExp(`^already on chain: ${id} was confirmed in block \\d+ \\(slot \\d+\\); nothing was sent again\n$`)
+    )
+    expect(again.code).toBe(0)
+  })
+
+  it('words a ledger rejection with each input named, never as [object Object]', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-tx-'))
+    const data = join(dir, 'sandbox')
+    const missing = 'ab'.repeat(32)
+    const sandbox = SandboxProvider.open({ dataDir: data, clockTickMs: false })
+    let tx: Uint8Array
+    try {
+      const alice = sandboxWallet('alice')
+      const [funds] = await adaUtxos(sandbox, alice.address)
+      const collateral = { ...funds!, ref: { txId: missing, index: 0 } }
+      tx = buildTx({
+        params: await sandbox.protocolParameters(),
+        inputs: [funds!],
+        changeAddress: alice.address,
+        outputs: [{ address: sandboxWallet('bob').address, lovelace: 5n * ADA }],
+        collateral
+      })
+      tx = signWithSandboxWallets(tx, [alice])
+    } finally {
+      await sandbox.close()
+    }
+    writeFileSync(join(dir, 'tx.json'), stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: tx }))
+    const r = runCli(['tx', 'submit', join(dir, 'tx.json'), '--data', data])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain(`the chain says: Collateral input ${missing}#0 not found in the ledger.`)
+    expect(r.stderr).not.toContain('[object Object]')
   })
 
   it('the offline guard really stops network use', () => {
@@ -131,8 +173,27 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
     const { tx } = await paymentTx(join(dir, 'sandbox'))
     writeFileSync(path('tx.json'), stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: tx }))
     writeFileSync(path('taken'), 'x')
+    expect(
+      runCli(['tx', 'bundle', path('tx.json'), '--data', join(dir, 'sandbox'), '--out', path('bundle.json')]).code
+    ).toBe(0)
     const cases: Array<[string[], number, string]> = [
       [['tx', 'submit', path('tx.json'), '--data', join(dir, 'sandbox')], 1, 'the chain says:'],
+      [
+        ['tx', 'submit', path('bundle.json')],
+        1,
+        'is a review bundle, not a transaction: submit the signed transaction'
+      ],
+      [['tx', 'bundle', path('bundle.json'), '--out', path('b2')], 1, 'is a review bundle, not a transaction'],
+      [
+        ['tx', 'assemble', path('tx.json'), path('bundle.json'), '--out', path('o')],
+        1,
+        'is a review bundle, not a witness'
+      ],
+      [
+        ['tx', 'sign', path('tx.json'), '--wallet', 'nobody', '--out', path('o'), '--keystore', path('keys')],
+        1,
+        'no wallet has the id or name "nobody"'
+      ],
       [
         ['tx', 'bundle', path('tx.json'), '--out', path('taken'), '--data', join(dir, 'sandbox')],
         1,
@@ -146,12 +207,15 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
       [['tx', 'review', path('missing')], 1, 'no such file'],
       [['tx', 'review', path('taken')], 1, 'not a Cardano transaction'],
       [['tx', 'sign', path('tx.json'), '--out', path('o')], 2, '--wallet is required'],
-      [['tx', 'assemble', path('tx.json')], 2, 'expected TX and at least one WITNESS file']
+      [['tx', 'assemble', path('tx.json')], 2, 'expected TX and at least one WITNESS file'],
+      // Nothing answered: that is not the chain speaking.
+      [['tx', 'submit', path('tx.json'), '--network', 'preprod', '--ogmios', 'ws://127.0.0.1:9'], 1, '(Unavailable']
     ]
     for (const [args, code, message] of cases) {
       const r = runCli(args)
       expect(r.stderr, args.join(' ')).toContain(message)
       expect(r.code, args.join(' ')).toBe(code)
+      if (code === 2 || message === '(Unavailable') expect(r.stderr, args.join(' ')).not.toContain('the chain says')
     }
   })
 })

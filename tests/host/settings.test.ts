@@ -246,6 +246,28 @@ describe('auto-lock', () => {
     time.advance(6 * 60_000)
     expect((await ok('wallets.list', {}))[0]?.locked).toBe(true)
   })
+
+  test('an unlocked wallet says when it will lock; a locked one says nothing of it', async () => {
+    const { ok, time } = await openHost(dataDir())
+    const { wallet } = await ok('wallets.create', { name: 'Ada', password: PASSWORD })
+    expect(wallet.locksAt).toBeUndefined()
+    await ok('settings.update', { ...DEFAULT_SETTINGS, autoLockMinutes: 2 })
+    const unlockedAt = BigInt(time.clock.now())
+    const unlocked = await ok('wallets.unlock', { walletId: wallet.id, password: PASSWORD })
+    expect(unlocked).toMatchObject({ locked: false, locksAt: unlockedAt + 120_000n })
+    time.advance(60_000)
+    // Asking is not using: the time stays.
+    expect((await ok('wallets.list', {}))[0]).toMatchObject({ locked: false, locksAt: unlockedAt + 120_000n })
+    const locked = await ok('wallets.lock', { walletId: wallet.id })
+    expect(locked.locked).toBe(true)
+    expect(locked.locksAt).toBeUndefined()
+
+    await ok('wallets.unlock', { walletId: wallet.id, password: PASSWORD })
+    time.advance(120_000)
+    const [autoLocked] = await ok('wallets.list', {})
+    expect(autoLocked?.locked).toBe(true)
+    expect(autoLocked?.locksAt).toBeUndefined()
+  })
 })
 
 describe('the local API', () => {

@@ -6,7 +6,7 @@
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia } from 'pinia'
 import { describe, expect, test } from 'vitest'
-import { createMemoryHistory } from 'vue-router'
+import { createMemoryHistory, createWebHashHistory } from 'vue-router'
 import type { WalletBalance, WalletSummary } from '../../src/api/contract'
 import { encodeWire } from '../../src/api/wire'
 import { createDesk, deskKey } from '../../src/renderer/src/api/desk'
@@ -14,7 +14,8 @@ import { httpTransport } from '../../src/renderer/src/api/transport'
 import App from '../../src/renderer/src/App.vue'
 import { createDeskRouter } from '../../src/renderer/src/router'
 import { FakeDesk, mountWithDesk } from './support/desk'
-import { status } from './support/runtime-json'
+import { CLOSE, emptyState } from '../../src/core/marlowe/types'
+import { CONTRACT_ID, WALLET, contractDetail, status } from './support/runtime-json'
 
 const NOW = 1_900_000_000_000n
 const TWO_53 = 2n ** 53n
@@ -137,5 +138,69 @@ describe('first run', () => {
     expect(wrapper.get('[data-testid=wallet-utxos]').text()).toBe('in 2 unspent outputs')
     expect(wrapper.get('[data-testid=wallet-token]').text()).toContain('18,446,744,073,709,551,617')
     expect(wrapper.get('[data-testid=wallet-token]').text()).toContain('Gold')
+  })
+})
+
+describe('keyboard focus', () => {
+  test('“Skip to content” moves the focus into the screen without changing screens or losing what was typed', async () => {
+    const desk = new FakeDesk({ 'app.status': () => status(NOW), 'wallets.list': () => [WALLET] })
+    // The app's own history, which reads the address's hash as the screen.
+    window.location.hash = '#/contracts/new'
+    const router = createDeskRouter(createWebHashHistory())
+    const wrapper = mount(App, {
+      attachTo: document.body,
+      global: { plugins: [createPinia(), router], provide: { [deskKey as symbol]: createDesk(desk) } }
+    })
+    await router.isReady()
+    await flushPromises()
+    try {
+      await wrapper.get('[data-testid=field-escrow-price]').setValue('250')
+      const skip = wrapper.get('[data-testid=skip-link]')
+      expect(skip.attributes('href')).toBe('#main')
+      await skip.trigger('click')
+      await flushPromises()
+      // Following the link would put "#main" in the address, which the router reads as a screen.
+      expect(window.location.hash).toBe('#/contracts/new')
+      expect(router.currentRoute.value.path).toBe('/contracts/new')
+      expect(document.activeElement).toBe(wrapper.get('main').element)
+      expect((wrapper.get('[data-testid=field-escrow-price]').element as HTMLInputElement).value).toBe('250')
+    } finally {
+      wrapper.unmount()
+      window.location.hash = ''
+    }
+  })
+
+  test('each new screen puts the focus on its heading, once the heading is there', async () => {
+    let contractArrives: () => void = () => undefined
+    const desk = new FakeDesk({
+      'app.status': () => status(NOW),
+      'wallets.list': () => [WALLET],
+      'contracts.list': () => [],
+      'contracts.get': async () => {
+        await new Promise<void>((resolve) => (contractArrives = resolve))
+        return contractDetail(CLOSE, emptyState(NOW))
+      },
+      'contracts.next': () => ({ applicable_inputs: { notify: null, deposits: [], choices: [] }, can_reduce: false }),
+      'payouts.list': () => []
+    })
+    const { wrapper, router } = await mountWithDesk(App, desk, { path: '/contracts/new', attachTo: document.body })
+    try {
+      await wrapper.get('[data-testid=nav-contracts]').trigger('click')
+      await flushPromises()
+      expect(router.currentRoute.value.path).toBe('/contracts')
+      expect(document.activeElement?.tagName).toBe('H1')
+      expect(document.activeElement?.textContent).toBe('Contracts')
+
+      await router.push(`/contracts/${encodeURIComponent(CONTRACT_ID)}`)
+      await flushPromises()
+      // Still reading the contract: the screen's region holds the focus until its heading appears.
+      expect(document.activeElement).toBe(wrapper.get('main').element)
+      contractArrives()
+      await flushPromises()
+      expect(document.activeElement?.tagName).toBe('H1')
+      expect(document.activeElement?.textContent).toBe('Contract')
+    } finally {
+      wrapper.unmount()
+    }
   })
 })

@@ -145,6 +145,22 @@ describe('new contract', () => {
     expect(desk.requests('contracts.create')[0]?.metadataJson).toBe(metadata)
   })
 
+  test('a deadline already past: warned of on the form, built all the same, and warned of on the review', async () => {
+    const { wrapper, desk } = await newContract()
+    await wrapper.get('[data-testid=field-escrow-payment]').setValue(toDateTimeLocal(0n))
+    expect(wrapper.get('#escrow-payment-note').text()).toBe(
+      'This time has already passed: nothing can be done before it.'
+    )
+    expect(wrapper.get('[data-testid=template-deadline-warning]').text()).toContain('has already passed')
+    await wrapper.get('[data-testid=create-review]').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('contracts.create')).toHaveLength(1)
+    // The engine's build of an escrow whose deadlines (2025) are behind the chain's clock (2030).
+    expect(wrapper.get('[data-testid=deadline-warning]').text()).toMatch(
+      /^Warning: 4 deadlines of this contract have already passed, the first /
+    )
+  })
+
   test('the template’s output can be edited as JSON', async () => {
     const { wrapper } = await newContract()
     await wrapper.get('[data-testid=edit-as-json]').trigger('click')

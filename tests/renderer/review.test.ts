@@ -6,15 +6,18 @@
  */
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
-import type { PreparedTx, WalletSummary } from '../../src/api/contract'
+import { DeskError, type PreparedTx, type WalletSummary } from '../../src/api/contract'
 import type { TxReview } from '../../src/core/cardano/review/types'
 import { formatAda } from '../../src/renderer/src/format/amounts'
 import { shorten } from '../../src/renderer/src/format/text'
+import { formatTime } from '../../src/renderer/src/format/time'
+import { useAppStore } from '../../src/renderer/src/stores/app'
 import { useTxStore } from '../../src/renderer/src/stores/tx'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
 import { FakeDesk, mountWithDesk, type FakeHandlers, type Mounted } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
+import { status } from './support/runtime-json'
 
 let real: EngineReviews
 beforeAll(async () => {
@@ -190,5 +193,109 @@ describe('review of a deposit into it', () => {
     expect(submit.attributes('disabled')).toBeDefined()
     await wrapper.get('[data-testid=warnings-ack]').setValue(true)
     expect(submit.attributes('disabled')).toBeUndefined()
+  })
+})
+
+describe('a wallet that locks itself while the review is open', () => {
+  const carolUntil = (locksAt: bigint): WalletSummary => ({ ...wallet('carol', false), locksAt })
+
+  test('signing refused because it locked: the password is asked for, and signing again works', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    let engineLocked = false
+    const { wrapper, desk } = await reviewScreen(real.create, 'create', carolUntil(BigInt(Date.now()) + 600_000n), {
+      'wallets.list': () => [engineLocked ? wallet('carol') : carolUntil(BigInt(Date.now()) + 600_000n)],
+      'tx.signAndSubmit': ({ txId, password }) => {
+        if (password === undefined) {
+          engineLocked = true
+          throw new DeskError('WalletLocked', 'Wallet "Carol’s wallet" is locked: unlock it to sign.', {
+            walletId: 'carol'
+          })
+        }
+        return { txId, status: 'confirmed' }
+      },
+      'wallets.balance': () => ({
+        walletId: 'carol',
+        address: real.wallets.carol.address,
+        lovelace: 0n,
+        assets: [],
+        utxoCount: 0,
+        utxos: []
+      })
+    })
+    expect(wrapper.find('[data-testid=sign-password]').exists()).toBe(false)
+    expect(wrapper.get('[data-testid=sign-unlocked]').text()).toContain('It locks in 10 min')
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+
+    expect(desk.requests('tx.signAndSubmit')).toEqual([{ txId: real.create.txId, walletId: 'carol' }])
+    expect(wrapper.get('[data-testid=sign-locked-meanwhile]').text()).toBe(
+      '“Carol’s wallet” has locked. Type its password and sign again.'
+    )
+    const field = wrapper.get('[data-testid=sign-password]')
+    // The review is still there to sign.
+    expect(wrapper.get('[data-testid=review-summary]').text()).toContain('Opens a Marlowe contract.')
+    const submit = wrapper.get('[data-testid=sign-submit]')
+    expect(submit.attributes('disabled')).toBeDefined()
+    await field.setValue('correct horse')
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('tx.signAndSubmit')[1]).toEqual({
+      txId: real.create.txId,
+      walletId: 'carol',
+      password: 'correct horse'
+    })
+    expect(wrapper.get('[data-testid=tx-confirmed]').text()).toContain(shorten(real.create.txId))
+  })
+
+  test('when its lock time comes, the password field appears without any call failing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const locksAt = BigInt(Date.now()) + 90_000n
+    let engineLocked = false
+    const { wrapper } = await reviewScreen(real.create, 'create', carolUntil(locksAt), {
+      'wallets.list': () => [engineLocked ? wallet('carol') : carolUntil(locksAt)]
+    })
+    expect(wrapper.find('[data-testid=sign-password]').exists()).toBe(false)
+    expect(wrapper.get('[data-testid=sign-unlocked]').text()).toContain('It locks in 2 min')
+    await vi.advanceTimersByTimeAsync(30_001)
+    expect(wrapper.get('[data-testid=sign-unlocked]').text()).toContain('It locks in 1 min')
+    engineLocked = true
+    await vi.advanceTimersByTimeAsync(60_000)
+    await flushPromises()
+    expect(wrapper.find('[data-testid=sign-password]').exists()).toBe(true)
+    expect(wrapper.get('[data-testid=sign-submit]').attributes('disabled')).toBeDefined()
+  })
+})
+
+describe('a contract opened with deadlines already past', () => {
+  async function createReviewAt(chainTime: bigint) {
+    const mounted = await reviewScreen(real.create, 'create', wallet('carol'), {
+      'app.status': () => status(chainTime)
+    })
+    await useAppStore(mounted.pinia).refreshStatus()
+    await flushPromises()
+    return mounted
+  }
+  const firstDeadline = (): bigint => real.create.marlowe.created[0]!.nextTimeout!
+
+  test('none passed on the chain’s clock: no warning', async () => {
+    const { wrapper } = await createReviewAt(firstDeadline() - 1n)
+    expect(wrapper.find('[data-testid=deadline-warning]').exists()).toBe(false)
+  })
+
+  test('the first deadline reached: the review warns, and signing is not held back', async () => {
+    const { wrapper } = await createReviewAt(firstDeadline())
+    expect(wrapper.get('[data-testid=deadline-warning]').text()).toBe(
+      `Warning: A deadline of this contract has already passed (${formatTime(firstDeadline())}): what is due before ` +
+        'it can no longer be done.'
+    )
+    await wrapper.get('[data-testid=sign-password]').setValue('correct horse')
+    expect(wrapper.get('[data-testid=sign-submit]').attributes('disabled')).toBeUndefined()
+  })
+
+  test('years later: every deadline has passed, the first named', async () => {
+    const { wrapper } = await createReviewAt(firstDeadline() + 10n * 365n * 86_400_000n)
+    expect(wrapper.get('[data-testid=deadline-warning]').text()).toMatch(
+      new RegExp(`^Warning: 4 deadlines of this contract have already passed, the first ${formatTime(firstDeadline())}`)
+    )
   })
 })

@@ -8,6 +8,7 @@ import { flushPromises, type VueWrapper } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
 import { DeskError, type DeskSettings, type SettingsState } from '../../src/api/contract'
 import App from '../../src/renderer/src/App.vue'
+import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import { FakeDesk, mountWithDesk, type FakeHandlers } from './support/desk'
 import { status, WALLET } from './support/runtime-json'
 
@@ -139,6 +140,24 @@ describe('settings', () => {
     await find(wrapper, 'settings-form').trigger('submit')
     await flushPromises()
     expect(desk.requests('settings.update')).toEqual([{ ...DEFAULTS, sandboxValidators: '/home/me/validators' }])
+  })
+
+  test('new auto-lock minutes lock every wallet in the engine: the wallets are read again', async () => {
+    let saved = false
+    const { desk, wrapper } = await openSettings({
+      'wallets.list': () => [saved ? { ...WALLET, locked: true } : { ...WALLET, locked: false, locksAt: 1n << 60n }],
+      'settings.update': (settings) => {
+        saved = true
+        return stateOf(settings)
+      }
+    })
+    expect(useWalletsStore().selected?.locked).toBe(false)
+    const listed = desk.requests('wallets.list').length
+    await find(wrapper, 'field-auto-lock').setValue('15')
+    await find(wrapper, 'settings-form').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('wallets.list').length).toBe(listed + 1)
+    expect(useWalletsStore().selected?.locked).toBe(true)
   })
 
   test('bad minutes and ports are explained and not sent', async () => {

@@ -18,7 +18,7 @@ import EscrowForm from '../../src/renderer/src/components/new-contract/EscrowFor
 import SwapForm from '../../src/renderer/src/components/new-contract/SwapForm.vue'
 import VestingForm from '../../src/renderer/src/components/new-contract/VestingForm.vue'
 import ZeroCouponBondForm from '../../src/renderer/src/components/new-contract/ZeroCouponBondForm.vue'
-import { fromDateTimeLocal, toDateTimeLocal } from '../../src/renderer/src/format/time'
+import { formatTime, fromDateTimeLocal, toDateTimeLocal } from '../../src/renderer/src/format/time'
 
 /** The chain's clock the forms start from: their default deadlines are relative to it. */
 const NOW = BigInt(Date.UTC(2030, 0, 15, 9, 30))
@@ -123,6 +123,75 @@ describe('template forms', () => {
           depositDeadline: at(2n * DAY)
         }
       })
+    )
+  })
+
+  test('a swap whose other token is left blank is refused beside the field, not read as ada', async () => {
+    const { wrapper, last } = mountForm(SwapForm)
+    expect(last()).toBeUndefined()
+    expect(wrapper.get('#swap-second-token-note').text()).toBe('Enter the token’s policy id, or choose Ada.')
+    expect(wrapper.get('[data-testid=template-error]').text()).toBe(
+      'Check “second.token”: Enter the token’s policy id, or choose Ada.'
+    )
+    // A name alone is not a token either.
+    await wrapper.get('[data-testid=field-swap-second-token-name]').setValue('DJED')
+    expect(last()).toBeUndefined()
+    expect(wrapper.get('#swap-second-token-note').text()).toBe('Enter the token’s policy id, or choose Ada.')
+
+    await wrapper.get('[data-testid=field-swap-second-token-policy]').setValue(`  ${POLICY} `)
+    expect(last()?.contract).toEqual(
+      swap({
+        first: { party: role('Ada provider'), token: ADA, amount: 10_000_000n, depositDeadline: at(DAY) },
+        second: {
+          party: role('Token provider'),
+          token: { currencySymbol: POLICY, tokenName: 'DJED' },
+          amount: 10n,
+          depositDeadline: at(2n * DAY)
+        }
+      }).contract
+    )
+    expect(wrapper.get('#swap-second-token-note').text()).toBe('')
+
+    // The same on the side that gives ada by default, once it is switched to another token.
+    await wrapper.get('[data-testid=field-swap-first-token-token]').setValue(true)
+    expect(last()).toBeUndefined()
+    expect(wrapper.get('#swap-first-token-note').text()).toBe('Enter the token’s policy id, or choose Ada.')
+  })
+
+  test('a deadline already past is built, but warned of beside the field and under the form', async () => {
+    const { wrapper, last } = mountForm(EscrowForm)
+    expect(wrapper.find('[data-testid=template-deadline-warning]').exists()).toBe(false)
+    expect(wrapper.get('#escrow-payment-note').classes()).not.toContain('field-warning')
+
+    const epoch = toDateTimeLocal(0n)
+    await wrapper.get('[data-testid=field-escrow-payment]').setValue(epoch)
+    const note = wrapper.get('#escrow-payment-note')
+    expect(note.text()).toBe('This time has already passed: nothing can be done before it.')
+    expect(note.classes()).toContain('field-warning')
+    expect(wrapper.get('#escrow-complaint-note').text()).toBe('')
+    expect(last()).toBeDefined()
+    expect(wrapper.get('[data-testid=template-deadline-warning]').text()).toBe(
+      `Warning: A deadline of this contract has already passed (${formatTime(fromDateTimeLocal(epoch)!)}): what ` +
+        'is due before it can no longer be done.'
+    )
+
+    // Exactly the chain's "now" has passed too: a deposit must come before the deadline.
+    await wrapper.get('[data-testid=field-escrow-complaint]').setValue(toDateTimeLocal(NOW))
+    expect(wrapper.get('#escrow-complaint-note').text()).toBe(
+      'This time has already passed: nothing can be done before it.'
+    )
+    expect(wrapper.get('[data-testid=template-deadline-warning]').text()).toContain(
+      '2 deadlines of this contract have already passed, the first'
+    )
+  })
+
+  test('a vesting plan started long ago is warned of: its vesting dates have passed', async () => {
+    const { wrapper, last } = mountForm(VestingForm)
+    expect(wrapper.find('[data-testid=template-deadline-warning]').exists()).toBe(false)
+    await wrapper.get('[data-testid=field-vesting-start]').setValue(toDateTimeLocal(NOW - 365n * DAY))
+    expect(last()).toBeDefined()
+    expect(wrapper.get('[data-testid=template-deadline-warning]').text()).toMatch(
+      /^Warning: \d+ deadlines of this contract have already passed, the first /
     )
   })
 

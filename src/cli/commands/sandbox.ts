@@ -3,10 +3,25 @@
  * and moving its clock forward so contract deadlines can be reached.
  */
 import { SANDBOX_WALLETS, SandboxProvider } from '../../chain/sandbox'
+import { AddressError, parseShelleyAddress, type ShelleyAddress } from '../../core/cardano/address'
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { usageError } from '../errors'
 import { formatAda } from '../render/review'
 import { openChain, sandboxOptions } from '../chain'
+
+/** Checked here, so that a mistyped address is said to be one rather than reported as the ledger's refusal. */
+function checkPayee(command: string, address: string): void {
+  let parsed: ShelleyAddress
+  try {
+    parsed = parseShelleyAddress(address)
+  } catch (e) {
+    if (e instanceof AddressError) throw usageError(`${command}: "${address}" is not a sandbox address (addr_test1…)`)
+    throw e
+  }
+  if (parsed.mainnet) {
+    throw usageError(`${command}: ${address} is a mainnet address; the sandbox is a test network (addr_test1…)`)
+  }
+}
 
 function sandboxOf(provider: unknown): SandboxProvider {
   if (!(provider instanceof SandboxProvider)) throw usageError('this command works on the sandbox only')
@@ -17,6 +32,8 @@ const status: Command = {
   name: 'sandbox status',
   summary: 'show the sandbox: its tip, clock and the test wallets’ balances',
   help: `Usage: marlowe-desk sandbox status [--data DIR] [--validators DIR]
+
+Prints the sandbox's tip and clock, and the balance and address of each of its test wallets.
 
 The sandbox is an in-process Cardano ledger (real ledger rules and Plutus execution) kept in DIR
 (default $MARLOWE_DESK_HOME/sandbox or ~/.marlowe-desk/sandbox); it is created on first use. It runs
@@ -48,8 +65,9 @@ const wallets: Command = {
   summary: 'list the sandbox test wallets with their public test recovery phrases',
   help: `Usage: marlowe-desk sandbox wallets
 
-These phrases are public test data for the sandbox only: restore one with "keys restore" to sign sandbox
-transactions. Never send real funds to their addresses.`,
+Lists the sandbox's test wallets: each one's name, address and recovery phrase. These phrases are public
+test data for the sandbox only: restore one with "keys restore" to sign sandbox transactions. Never send real
+funds to their addresses.`,
   async run(args, io) {
     const { positionals } = parseOptions(this.name, args, {})
     expectPositionals(this.name, positionals, [])
@@ -69,6 +87,7 @@ Pays N ada (default 1000) from the faucet wallet in a real sandbox transaction.`
     const ada = values.ada ?? '1000'
     if (!/^[1-9]\d{0,8}$/.test(ada))
       throw usageError(`${this.name}: --ada must be a whole number of ada from 1 to 999999999`)
+    checkPayee(this.name, address!)
     const chain = await openChain(this.name, values)
     try {
       const ref = await sandboxOf(chain.provider).fund(address!, BigInt(ada) * 1_000_000n)
@@ -82,7 +101,10 @@ Pays N ada (default 1000) from the faucet wallet in a real sandbox transaction.`
 const advance: Command = {
   name: 'sandbox advance',
   summary: 'move the sandbox clock forward (to reach contract deadlines)',
-  help: `Usage: marlowe-desk sandbox advance (--to POSIX_MS | --slots N) [--data DIR]`,
+  help: `Usage: marlowe-desk sandbox advance (--to POSIX_MS | --slots N) [--data DIR]
+
+Moves the sandbox clock forward, to the POSIX time --to (milliseconds) or by N slots of one second, so that
+contract deadlines and validity intervals can be reached without waiting. The clock never moves back.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
       ...sandboxOptions,

@@ -13,18 +13,19 @@ import {
   witnessSetEnvelopeType,
   type Era
 } from '../../core/cardano/tx-envelope'
-import { keyWitnessBytes, witnessSetBytes } from '../../core/cardano/witnesses'
+import { keyWitnessBytes, witnessSetBytes, type VkeyWitness } from '../../core/cardano/witnesses'
 import { stringifyJson } from '../../core/json/lossless'
 import { toJsonValue } from '../../core/json/plain'
 import type { Keystore } from '../../engine/keys'
 import { assembleTransaction, readTransaction, readWitnessFile, signTransaction } from '../../engine/sign'
 import { expectPositionals, parseOptions, type Command, type Output } from '../command'
 import { CliError, usageError } from '../errors'
-import { keystoreOption, openKeystore } from '../keystore'
+import { findWallet, keystoreOption, openKeystore } from '../keystore'
 import { renderReview } from '../render/review'
 import { password } from '../secrets'
 import { chainFacts } from '../../engine/desk/chain-facts'
-import { CHAIN_USAGE, chainOptions, openChain } from '../chain'
+import { CHAIN_USAGE, chainOptions, openChain, type OpenChain } from '../chain'
+import { ChainError, type TxStatus } from '../../chain/provider'
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -93,11 +94,29 @@ function load(path: string, bundlePath: string | undefined): Loaded {
   return { ...loaded, bundle }
 }
 
-async function ownWallets(keys: Keystore | undefined, ids: readonly string[], network: string): Promise<OwnWallet[]> {
+/** A transaction file where a review bundle would be the wrong thing: says which file to give instead. */
+function transactionOnly(path: string, bytes: Uint8Array, instead: string): Loaded {
+  if (isBundleText(bytes)) throw new CliError(`${path} is a review bundle, not a transaction: ${instead}`)
+  return readTransaction(bytes)
+}
+
+/** Witness files; a review bundle given as one is named for what it is (`readWitnessFile` names the rest). */
+function readWitnesses(paths: readonly string[]): VkeyWitness[] {
+  return paths.flatMap((p) => {
+    const bytes = readBytes(p)
+    if (isBundleText(bytes)) {
+      throw new CliError(`${p} is a review bundle, not a witness: give the witness files that "tx sign" wrote`)
+    }
+    return readWitnessFile(bytes, p)
+  })
+}
+
+async function ownWallets(keys: Keystore | undefined, names: readonly string[], network: string): Promise<OwnWallet[]> {
   if (keys === undefined) return []
-  const net = network === 'mainnet' || network === 'preview' || network === 'sandbox' ? network : 'preprod'
+  const net = network === 'mainnet' || network === 'preview' || network === 'preprod' ? network : 'sandbox'
   return Promise.all(
-    ids.map(async (id) => {
+    names.map(async (name) => {
+      const { id } = await findWallet(keys, name)
       const [payment, change] = await Promise.all([
         keys.addresses(id, net, { role: 'payment', count: 20 }),
         keys.addresses(id, net, { role: 'change', count: 20 })
@@ -130,12 +149,13 @@ function reviewContext(loaded: Loaded, wallets: OwnWallet[]): ReviewContext {
 const review: Command = {
   name: 'tx review',
   summary: 'show what a transaction really does, decoded from its own bytes (offline)',
-  help: `Usage: marlowe-desk tx review (TX | BUNDLE) [--bundle BUNDLE] [--wallet ID]... [--json] [--keystore DIR]
+  help: `Usage: marlowe-desk tx review (TX | BUNDLE) [--bundle BUNDLE] [--wallet WALLET]... [--json] [--keystore DIR]
 
 Decodes the transaction from its bytes: inputs, outputs, mint, validity as UTC time, scripts, datums and
 redeemers decoded as Marlowe, what the Marlowe contract will do, the net effect on --wallet, and warnings.
 TX is a TextEnvelope (Tx/TxBody of any era), hex or raw CBOR. A review bundle (tx bundle) adds the spent
-outputs, times and protocol parameters, so the review is complete on a machine with no network.`,
+outputs, times and protocol parameters, so the review is complete on a machine with no network.
+WALLET is a wallet's id or its name (as "keys list" shows them).`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
       ...keystoreOption,
@@ -145,9 +165,9 @@ outputs, times and protocol parameters, so the review is complete on a machine w
     })
     const [file] = expectPositionals(this.name, positionals, ['tx'])
     const loaded = load(file!, values.bundle)
-    const walletIds = values.wallet ?? []
-    const keys = walletIds.length === 0 ? undefined : await openKeystore(values.keystore)
-    const wallets = await ownWallets(keys, walletIds, loaded.bundle?.network ?? 'preprod')
+    const walletNames = values.wallet ?? []
+    const keys = walletNames.length === 0 ? undefined : await openKeystore(values.keystore)
+    const wallets = await ownWallets(keys, walletNames, loaded.bundle?.network ?? 'sandbox')
     let result
     try {
       result = reviewTransaction(loaded.tx, reviewContext(loaded, wallets))
@@ -168,13 +188,14 @@ function witnessPaths(out: string, count: number): string[] {
 const sign: Command = {
   name: 'tx sign',
   summary: 'sign a transaction with a wallet’s keys (offline; the body is never re-encoded)',
-  help: `Usage: marlowe-desk tx sign (TX | BUNDLE) --wallet ID --out FILE [--bundle BUNDLE] [--witness-only | --cli-witness]
+  help: `Usage: marlowe-desk tx sign (TX | BUNDLE) --wallet WALLET --out FILE [--bundle BUNDLE] [--witness-only | --cli-witness]
                           [--password-file FILE] [--keystore DIR]
 
 Signs with exactly the wallet keys the transaction needs: the inputs and collateral it owns (known from a
 review bundle), required signers, withdrawals and stake certificates. The tx id does not change.
 Writes the signed "Tx <Era>" file, or with --witness-only a "ShelleyTxWitness <Era>" witness set (what
-Marlowe Runtime's PUT accepts), or with --cli-witness cardano-cli "TxWitness <Era>" files (one per key).`,
+Marlowe Runtime's PUT accepts), or with --cli-witness cardano-cli "TxWitness <Era>" files (one per key).
+WALLET is the wallet's id or its name (as "keys list" shows them).`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
       ...keystoreOption,
@@ -193,11 +214,11 @@ Marlowe Runtime's PUT accepts), or with --cli-witness cardano-cli "TxWitness <Er
     }
     const loaded = load(file!, values.bundle)
     const keys = await openKeystore(values.keystore)
-    await keys.get(values.wallet)
-    await keys.unlock(values.wallet, await password(values['password-file']))
+    const { id: walletId } = await findWallet(keys, values.wallet)
+    await keys.unlock(walletId, await password(values['password-file']))
     const resolved = loaded.bundle?.resolvedInputs ?? []
-    const result = await signTransaction({ tx: loaded.tx, walletId: values.wallet, keys, resolved })
-    keys.lock(values.wallet)
+    const result = await signTransaction({ tx: loaded.tx, walletId, keys, resolved })
+    keys.lock(walletId)
     if (result.witnesses.length === 0)
       throw new CliError(`the wallet holds none of the keys transaction ${result.txId} needs`)
     if (values['cli-witness'] === true) {
@@ -248,18 +269,19 @@ function reportGaps(io: Output, missing: ReadonlyMap<string, readonly string[]>,
 const assemble: Command = {
   name: 'tx assemble',
   summary: 'add witness files to a transaction (offline), checking each signature first',
-  help: `Usage: marlowe-desk tx assemble TX WITNESS... --out FILE
+  help: `Usage: marlowe-desk tx assemble (TX | BUNDLE) WITNESS... --out FILE
 
-WITNESS files are "ShelleyTxWitness <Era>" witness sets or cardano-cli "TxWitness <Era>" key witnesses.
-A witness made for another transaction is refused.`,
+Writes the transaction with the witnesses added, as a signed "Tx <Era>" file for "tx submit". TX is the
+transaction file, or the review bundle it was signed from (its transaction is taken). WITNESS files are
+"ShelleyTxWitness <Era>" witness sets or cardano-cli "TxWitness <Era>" key witnesses. A witness made for
+another transaction is refused.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, { out: { type: 'string' } })
     if (positionals.length < 2) throw usageError(`${this.name}: expected TX and at least one WITNESS file (see --help)`)
     if (values.out === undefined) throw usageError(`${this.name}: --out is required`)
     const [txPath, ...witnessPaths] = positionals as [string, ...string[]]
-    const file = readTransaction(readBytes(txPath))
-    const witnesses = witnessPaths.flatMap((p) => readWitnessFile(readBytes(p), p))
-    const { tx, added } = assembleTransaction(file.tx, witnesses)
+    const file = load(txPath, undefined)
+    const { tx, added } = assembleTransaction(file.tx, readWitnesses(witnessPaths))
     writeNew(
       values.out,
       stringifyTextEnvelope({ type: txEnvelopeType(file.era), description: 'Ledger Cddl Format', cbor: tx })
@@ -279,7 +301,7 @@ parameters, and writes a review bundle for "tx review" and "tx sign" on an air-g
     const { values, positionals } = parseOptions(this.name, args, { ...chainOptions, out: { type: 'string' } })
     const [file] = expectPositionals(this.name, positionals, ['tx'])
     if (values.out === undefined) throw usageError(`${this.name}: --out is required`)
-    const loaded = readTransaction(readBytes(file!))
+    const loaded = transactionOnly(file!, readBytes(file!), 'it already holds what an offline review needs')
     const chain = await openChain(this.name, values)
     try {
       const context = await chainFacts(chain.provider, loaded.tx)
@@ -304,20 +326,52 @@ const submit: Command = {
   summary: 'submit a signed transaction (online)',
   help: `Usage: marlowe-desk tx submit TX ${CHAIN_USAGE} [--data DIR]
 
-Answers once the node accepted the transaction (it is not yet in a block). A rejection prints the ledger's
-reason and exits 1.`,
+Answers once the node accepted the transaction (it is not yet in a block). A transaction the chain already
+has (confirmed, or waiting in the node's mempool) is not sent again: that is said, and the exit code is 0.
+A rejection prints the ledger's reason and exits 1.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, chainOptions)
     const [file] = expectPositionals(this.name, positionals, ['tx'])
-    const loaded = readTransaction(readBytes(file!))
+    const loaded = transactionOnly(
+      file!,
+      readBytes(file!),
+      'submit the signed transaction that "tx sign" or "tx assemble" wrote'
+    )
     const chain = await openChain(this.name, values)
     try {
       const txId = await chain.provider.submit(loaded.tx)
       io.out(`submitted ${txId}`)
+    } catch (e) {
+      const already =
+        e instanceof ChainError && e.kind === 'Rejected' ? await alreadyOnChain(chain, loaded.txId) : undefined
+      if (already === undefined) throw e
+      io.out(already)
     } finally {
       await chain.close()
     }
   }
+}
+
+/**
+ * After a rejection: whether the chain already has the transaction (a second submit of it is refused, its inputs
+ * being spent), in words. Asked only then, so that a first submit costs no extra call.
+ */
+async function alreadyOnChain(chain: OpenChain, txId: string): Promise<string | undefined> {
+  let status: TxStatus
+  try {
+    status = await chain.provider.txStatus(txId)
+  } catch {
+    // The rejection is what to report, not this follow-up question.
+    return undefined
+  }
+  if (status.status === 'confirmed') {
+    const { blockNo, slot } = status.block
+    return `already on chain: ${txId} was confirmed in block ${blockNo} (slot ${slot}); nothing was sent again`
+  }
+  if (status.status === 'pending') {
+    return `already submitted: ${txId} is waiting in the node's mempool for a block; nothing was sent again`
+  }
+  return undefined
 }
 
 export const txCommands: readonly Command[] = [review, sign, assemble, bundle, submit]

@@ -19,7 +19,12 @@ export const KEY_FILE_TYPES = {
   paymentVerification: 'PaymentVerificationKeyShelley_ed25519',
   paymentExtendedVerification: 'PaymentExtendedVerificationKeyShelley_ed25519_bip32',
   stakeVerification: 'StakeVerificationKeyShelley_ed25519',
-  stakeExtendedVerification: 'StakeExtendedVerificationKeyShelley_ed25519_bip32'
+  stakeExtendedVerification: 'StakeExtendedVerificationKeyShelley_ed25519_bip32',
+  /**
+   * A CIP-1852 account key (m/1852'/1815'/N'). cardano-api defines no type for it, and under a payment type
+   * cardano-cli would take it for a payment key and build addresses that no wallet watches.
+   */
+  accountExtendedVerification: 'AccountExtendedVerificationKeyShelley_ed25519_bip32'
 } as const
 
 export type KeyFileType = (typeof KEY_FILE_TYPES)[keyof typeof KEY_FILE_TYPES]
@@ -30,7 +35,8 @@ const KEY_BYTES: Readonly<Record<KeyFileType, number>> = {
   [KEY_FILE_TYPES.paymentVerification]: 32,
   [KEY_FILE_TYPES.paymentExtendedVerification]: 64,
   [KEY_FILE_TYPES.stakeVerification]: 32,
-  [KEY_FILE_TYPES.stakeExtendedVerification]: 64
+  [KEY_FILE_TYPES.stakeExtendedVerification]: 64,
+  [KEY_FILE_TYPES.accountExtendedVerification]: 64
 }
 
 const DESCRIPTIONS: Readonly<Record<KeyFileType, string>> = {
@@ -39,7 +45,8 @@ const DESCRIPTIONS: Readonly<Record<KeyFileType, string>> = {
   [KEY_FILE_TYPES.paymentVerification]: 'Payment Verification Key',
   [KEY_FILE_TYPES.paymentExtendedVerification]: 'Payment Verification Key',
   [KEY_FILE_TYPES.stakeVerification]: 'Stake Verification Key',
-  [KEY_FILE_TYPES.stakeExtendedVerification]: 'Stake Verification Key'
+  [KEY_FILE_TYPES.stakeExtendedVerification]: 'Stake Verification Key',
+  [KEY_FILE_TYPES.accountExtendedVerification]: 'Account Extended Verification Key'
 }
 
 /** CBOR major type 2 (byte string) with a one-byte length: every key length above is 24..255 bytes. */

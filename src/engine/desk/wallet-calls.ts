@@ -55,10 +55,9 @@ export function walletCalls(ctx: DeskContext): HandlersOf<WalletCall> {
       return ctx.wallets.summary(walletId)
     },
 
-    'wallets.lock': async ({ walletId }) => {
-      const summary = await ctx.wallets.summary(walletId)
+    'wallets.lock': ({ walletId }) => {
       ctx.keystore.lock(walletId)
-      return { ...summary, locked: true }
+      return ctx.wallets.summary(walletId)
     },
 
     'wallets.balance': ({ walletId }) => ctx.wallets.balance(walletId),

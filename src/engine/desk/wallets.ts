@@ -145,11 +145,13 @@ export class Wallets {
 
   private async summaryOf(info: WalletInfo): Promise<WalletSummary> {
     const [first] = await this.keystore.addresses(info.id, this.provider.network, { role: 'payment', count: 1 })
+    const locksAt = this.keystore.locksAt(info.id)
     return {
       id: info.id,
       name: info.name,
       kind: KIND[info.kind],
-      locked: !this.keystore.isUnlocked(info.id),
+      locked: locksAt === undefined,
+      ...(locksAt === undefined ? {} : { locksAt: BigInt(locksAt) }),
       address: first!.base ?? first!.enterprise
     }
   }

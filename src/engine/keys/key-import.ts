@@ -10,13 +10,11 @@ import { childKeyHashes } from './derivation'
 import { keystoreError } from './errors'
 import { publicKeyOfSigningKey } from './signing'
 
-/** The 64 bytes (public key ‖ chain code) of an `acct_xvk` or of a PaymentExtendedVerificationKey file. */
+/** The 64 bytes (public key ‖ chain code) of an `acct_xvk` or of an account key file. */
 export function parseAccountKey(text: string): Uint8Array {
   const trimmed = text.trim()
   const xvk = guard('account key', () =>
-    trimmed.startsWith('{')
-      ? keyBytes(parseTextEnvelope(trimmed), KEY_FILE_TYPES.paymentExtendedVerification).slice()
-      : decodeAccountXvk(trimmed)
+    trimmed.startsWith('{') ? accountKeyOfEnvelope(parseTextEnvelope(trimmed)) : decodeAccountXvk(trimmed)
   )
   try {
     childKeyHashes(xvk, 'payment', 0, 1)
@@ -24,6 +22,17 @@ export function parseAccountKey(text: string): Uint8Array {
     throw keystoreError('InvalidKey', 'account key: not a valid Ed25519 extended public key')
   }
   return xvk
+}
+
+/** The account key file `exportAccountKey` writes, or the payment key type that earlier versions wrote it under. */
+function accountKeyOfEnvelope(envelope: TextEnvelope): Uint8Array {
+  const { accountExtendedVerification: account, paymentExtendedVerification: earlier } = KEY_FILE_TYPES
+  if (envelope.type !== account && envelope.type !== earlier) {
+    throw new KeyFileError(
+      `expected an ${account} key file (or ${earlier}, as earlier versions wrote), got "${envelope.type}"`
+    )
+  }
+  return keyBytes(envelope, envelope.type).slice()
 }
 
 export interface ImportedSigningKey {

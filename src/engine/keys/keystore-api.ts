@@ -48,7 +48,7 @@ export interface RestoreWalletInput {
 
 export interface WatchOnlyInput {
   readonly name: string
-  /** `acct_xvk1…`, or the text of a PaymentExtendedVerificationKeyShelley_ed25519_bip32 file. */
+  /** `acct_xvk1…`, or the text of an account key file (`AccountKeyExport.envelope`, or its earlier payment type). */
   readonly accountKey: string
   /** Only labels derivation paths; default 0. */
   readonly accountIndex?: number
@@ -131,6 +131,6 @@ export interface VerificationKeyQuery {
 export interface AccountKeyExport {
   /** `acct_xvk1…` (CIP-5). */
   readonly bech32: string
-  /** A cardano-cli PaymentExtendedVerificationKeyShelley_ed25519_bip32 file. */
+  /** An AccountExtendedVerificationKeyShelley_ed25519_bip32 TextEnvelope (cardano-cli has no account key type). */
   readonly envelope: string
 }

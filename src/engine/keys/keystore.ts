@@ -231,6 +231,11 @@ export class Keystore implements WitnessProvider {
     return this.sessions.isOpen(walletId)
   }
 
+  /** When an unlocked wallet locks itself unless used before (ms since the epoch, on the keystore's clock). */
+  locksAt(walletId: string): number | undefined {
+    return this.sessions.locksAt(walletId)
+  }
+
   /** Re-encrypts a wallet's secret under a new password (and the current scrypt parameters), atomically. */
   async changePassword(walletId: string, oldPassword: string, newPassword: string): Promise<void> {
     checkPassword(newPassword)
@@ -345,7 +350,7 @@ export class Keystore implements WitnessProvider {
     if (record.kind === 'single-key') throw invalid('a single-key wallet has no account key')
     const { index, xvk } = record.account
     const description = `Account Extended Verification Key m/1852'/1815'/${index}'`
-    const envelope = stringifyTextEnvelope(keyEnvelope(KEY_FILE_TYPES.paymentExtendedVerification, xvk, description))
+    const envelope = stringifyTextEnvelope(keyEnvelope(KEY_FILE_TYPES.accountExtendedVerification, xvk, description))
     return { bech32: encodeAccountXvk(xvk), envelope }
   }
 

@@ -75,6 +75,12 @@ export class Sessions {
     return this.live(walletId) !== undefined
   }
 
+  /** When an unlocked wallet locks itself unless used before (ms since the epoch); undefined when locked. */
+  locksAt(walletId: string): number | undefined {
+    const session = this.live(walletId)
+    return session === undefined ? undefined : session.lastUsed + this.options.idleMs
+  }
+
   /** Locks a wallet; returns whether it was unlocked. */
   end(walletId: string): boolean {
     const session = this.open.get(walletId)

@@ -46,6 +46,20 @@ describe('unlocked wallet sessions', () => {
     expect(autoLocked).toEqual(['a'])
   })
 
+  it('tells when a wallet will lock, moved on by each use', () => {
+    const { time, sessions } = setup()
+    const start = time.clock.now()
+    expect(sessions.locksAt('a')).toBeUndefined()
+    sessions.start('a', secret())
+    expect(sessions.locksAt('a')).toBe(start + IDLE)
+    time.advance(10)
+    expect(sessions.locksAt('a')).toBe(start + IDLE)
+    sessions.use('a')
+    expect(sessions.locksAt('a')).toBe(start + 10 + IDLE)
+    time.advance(IDLE + 10)
+    expect(sessions.locksAt('a')).toBeUndefined()
+  })
+
   it('does not count a status check as activity', () => {
     const { time, sessions } = setup()
     sessions.start('a', secret())

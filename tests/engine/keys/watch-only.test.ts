@@ -43,7 +43,7 @@ describe('watch-only wallets', () => {
     const full = await source.restore({ name: 'Full', password: PASSWORD, mnemonic: CARDANO_ADDRESSES.mnemonic })
     const exported = await source.exportAccountKey(full.id)
     const envelope = parseTextEnvelope(exported.envelope)
-    expect(envelope.type).toBe('PaymentExtendedVerificationKeyShelley_ed25519_bip32')
+    expect(envelope.type).toBe('AccountExtendedVerificationKeyShelley_ed25519_bip32')
     expect(envelope.description).toBe("Account Extended Verification Key m/1852'/1815'/0'")
     expect(bytesToHex(envelope.cbor)).toBe(
       `5840${bytesToHex(bech32.fromWords(bech32.decode(exported.bech32 as `acct_xvk1${string}`, 1023).words))}`
@@ -117,7 +117,7 @@ describe('watch-only wallets', () => {
     [
       'another key file type',
       stakeKeyFile,
-      'account key: expected a PaymentExtendedVerificationKeyShelley_ed25519_bip32 key file, got "StakeExtendedVerificationKeyShelley_ed25519_bip32"'
+      'account key: expected an AccountExtendedVerificationKeyShelley_ed25519_bip32 key file (or PaymentExtendedVerificationKeyShelley_ed25519_bip32, as earlier versions wrote), got "StakeExtendedVerificationKeyShelley_ed25519_bip32"'
     ]
   ])('reject %s', async (_what, accountKey, message) => {
     const dir = freshDir()

@@ -16,3 +16,8 @@ export function errorDetails(error: unknown): string | undefined {
   if (error instanceof Error && error.name !== 'Error') return error.name
   return undefined
 }
+
+/** Whether the engine refused a call because the wallet is locked (it may have locked itself meanwhile). */
+export function isWalletLocked(error: unknown): boolean {
+  return error instanceof DeskError && error.code === 'WalletLocked'
+}

@@ -16,11 +16,15 @@ export const useSettingsStore = defineStore('settings', () => {
     state.value = await desk['settings.get']({})
   }
 
-  /** Saves; when the network changed, the chain's status and the wallets' addresses are read again. */
+  /**
+   * Saves; when the network changed, the chain's status and the wallets' addresses are read again, and the wallets
+   * when the auto-lock minutes changed (the engine then locks every wallet).
+   */
   async function save(settings: DeskSettings): Promise<void> {
-    const before = state.value?.settings.network
+    const before = state.value?.settings
     state.value = await desk['settings.update'](settings)
-    if (settings.network !== before) await Promise.all([app.refreshStatus(), wallets.load()])
+    if (settings.network !== before?.network) await Promise.all([app.refreshStatus(), wallets.load()])
+    else if (settings.autoLockMinutes !== before.autoLockMinutes) await wallets.load()
   }
 
   function testConnection(network: NetworkName, node: NodeSettings): Promise<ConnectionReport> {

@@ -77,10 +77,22 @@ export const useTxStore = defineStore('tx', () => {
     return current.value
   }
 
+  /** Runs a signing call for `walletId`; a refusal because the wallet locked meanwhile shows it locked. */
+  async function signing<T>(walletId: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call()
+    } catch (e) {
+      wallets.noteFailure(walletId, e)
+      throw e
+    }
+  }
+
   async function signAndSubmit(password: string | undefined): Promise<void> {
     const tx = requireCurrent()
     const walletId = wallets.requireSelected().id
-    const result = await desk['tx.signAndSubmit']({ txId: tx.txId, walletId, ...(password ? { password } : {}) })
+    const result = await signing(walletId, () =>
+      desk['tx.signAndSubmit']({ txId: tx.txId, walletId, ...(password ? { password } : {}) })
+    )
     await follow(result.txId, result.status)
   }
 
@@ -116,7 +128,7 @@ export const useTxStore = defineStore('tx', () => {
     const text = requireCurrent().fileText
     if (text === undefined) throw new Error('Offline signing needs an imported transaction file.')
     const walletId = wallets.requireSelected().id
-    return desk['tx.signOffline']({ text, walletId, ...(password ? { password } : {}) })
+    return signing(walletId, () => desk['tx.signOffline']({ text, walletId, ...(password ? { password } : {}) }))
   }
 
   return {

@@ -1,8 +1,22 @@
-/** The wallets the engine keeps, the one in use, and its balance. Keys never reach the renderer. */
+/**
+ * The wallets the engine keeps, the one in use, and its balance. Keys never reach the renderer. An unlocked
+ * wallet locks itself in the engine after a while without use, which no call reports: the store shows it locked
+ * when its lock time comes, and whenever a call is refused because it is locked, then asks the engine again.
+ */
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+// `watch` is also this store's action for watch-only wallets.
+import { computed, onScopeDispose, ref, watch as watchSource } from 'vue'
 import type { WalletBalance, WalletSummary } from '../../../api/contract'
 import { useDesk } from '../api/desk'
+import { isWalletLocked } from '../model/errors'
+
+const MINUTE_MS = 60_000
+
+/** The summary of a wallet that has just locked. */
+function asLocked(wallet: WalletSummary): WalletSummary {
+  const { locksAt: _passed, ...rest } = wallet
+  return { ...rest, locked: true }
+}
 
 export const useWalletsStore = defineStore('wallets', () => {
   const desk = useDesk()
@@ -25,10 +39,55 @@ export const useWalletsStore = defineStore('wallets', () => {
   /** Whether a wallet other than one whose phrase is still on screen exists. */
   const hasWallet = computed(() => wallets.value.some((w) => w.id !== phrasePendingFor.value))
 
+  /** The wall clock (epoch ms) as the lock countdown last read it; the engine locks by the same clock. */
+  const now = ref(Date.now())
+  let lockTimer: ReturnType<typeof setTimeout> | undefined
+
   async function load(): Promise<void> {
     wallets.value = await desk['wallets.list']({})
     loaded.value = true
   }
+
+  /** Whole minutes (at least 1) until an unlocked wallet locks itself; undefined when the engine did not say. */
+  function locksInMinutes(wallet: WalletSummary): number | undefined {
+    if (wallet.locked || wallet.locksAt === undefined) return undefined
+    return Math.max(1, Math.ceil((Number(wallet.locksAt) - now.value) / MINUTE_MS))
+  }
+
+  /** Wakes when a countdown's minute changes and when a lock time comes. */
+  function scheduleLockCheck(): void {
+    clearTimeout(lockTimer)
+    lockTimer = undefined
+    now.value = Date.now()
+    const remaining = wallets.value.flatMap((w) => (w.locksAt === undefined ? [] : [Number(w.locksAt) - now.value]))
+    if (remaining.length === 0) return
+    lockTimer = setTimeout(checkLocks, Math.min(...remaining.map((r) => (r <= 0 ? 0 : r % MINUTE_MS || MINUTE_MS))))
+  }
+
+  function checkLocks(): void {
+    const at = BigInt(Date.now())
+    const due = wallets.value.filter((w) => w.locksAt !== undefined && w.locksAt <= at)
+    if (due.length === 0) {
+      scheduleLockCheck()
+      return
+    }
+    showLocked(due.map((w) => w.id))
+  }
+
+  /** Shows these wallets locked at once, then reads the truth from the engine. */
+  function showLocked(ids: readonly string[]): void {
+    wallets.value = wallets.value.map((w) => (ids.includes(w.id) ? asLocked(w) : w))
+    // A refresh that fails leaves them shown locked, which the engine's lock made true.
+    load().catch(() => undefined)
+  }
+
+  /** After a call for `walletId` failed: when the engine refused it because the wallet is locked, show it so. */
+  function noteFailure(walletId: string, error: unknown): void {
+    if (isWalletLocked(error)) showLocked([walletId])
+  }
+
+  watchSource(wallets, scheduleLockCheck)
+  onScopeDispose(() => clearTimeout(lockTimer))
 
   function replace(wallet: WalletSummary): WalletSummary {
     const known = wallets.value.some((w) => w.id === wallet.id)
@@ -111,6 +170,8 @@ export const useWalletsStore = defineStore('wallets', () => {
     lock,
     refreshBalance,
     fund,
-    requireSelected
+    requireSelected,
+    locksInMinutes,
+    noteFailure
   }
 })

@@ -52,10 +52,12 @@ export function toParty(d: PartyDraft): Party {
   return d.kind === 'role' ? { type: 'Role', role: text } : { type: 'Address', address: text }
 }
 
-export function toToken(d: TokenDraft): Token {
-  return d.kind === 'ada'
-    ? { currencySymbol: '', tokenName: '' }
-    : { currencySymbol: d.policyId.trim(), tokenName: d.name }
+/** "Another token" needs its policy id: left blank it would be read as ada (a swap of ada for ada). */
+export function toToken(field: string, d: TokenDraft): Token {
+  if (d.kind === 'ada') return { currencySymbol: '', tokenName: '' }
+  const currencySymbol = d.policyId.trim()
+  if (currencySymbol === '') throw new FieldError(field, 'Enter the token’s policy id, or choose Ada.')
+  return { currencySymbol, tokenName: d.name }
 }
 
 /** Ada amounts are typed in ada (decimals allowed) and become lovelace; other tokens are whole units. */

@@ -44,7 +44,7 @@ export function escrowDraft(now: bigint): EscrowDraft {
 }
 
 export function buildEscrow(d: EscrowDraft): ExampleContract {
-  const token = toToken(d.token)
+  const token = toToken('token', d.token)
   return escrow({
     seller: toParty(d.seller),
     buyer: toParty(d.buyer),
@@ -89,7 +89,7 @@ export function swapDraft(now: bigint): SwapDraft {
 
 export function buildSwap(d: SwapDraft): ExampleContract {
   const side = (name: 'first' | 'second', s: SwapSideDraft) => {
-    const token = toToken(s.token)
+    const token = toToken(`${name}.token`, s.token)
     return {
       party: toParty(s.party),
       token,
@@ -123,7 +123,7 @@ export function zeroCouponBondDraft(now: bigint): ZeroCouponBondDraft {
 }
 
 export function buildZeroCouponBond(d: ZeroCouponBondDraft): ExampleContract {
-  const token = toToken(d.token)
+  const token = toToken('token', d.token)
   return zeroCouponBond({
     lender: toParty(d.lender),
     borrower: toParty(d.borrower),
@@ -160,7 +160,7 @@ export function couponBondDraft(now: bigint): CouponBondDraft {
 }
 
 export function buildCouponBond(d: CouponBondDraft): ExampleContract {
-  const token = toToken(d.token)
+  const token = toToken('token', d.token)
   return couponBond({
     investor: toParty(d.investor),
     issuer: toParty(d.issuer),
@@ -196,7 +196,7 @@ export function vestingDraft(now: bigint): VestingDraft {
 }
 
 export function buildVesting(d: VestingDraft): ExampleContract {
-  const token = toToken(d.token)
+  const token = toToken('token', d.token)
   return vesting({
     provider: toParty(d.provider),
     claimer: toParty(d.claimer),
