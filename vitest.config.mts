@@ -22,8 +22,10 @@ export default defineConfig({
   plugins: [runtimeClientWithoutSourceMaps, vue()],
   test: {
     include: ['tests/**/*.test.ts'],
-    // Prints which Marlowe scripts the lifecycle tests run on (stand-ins or MARLOWE_VALIDATORS_DIR's).
-    globalSetup: ['tests/support/validators-mode.ts'],
+    // Prints which Marlowe scripts the lifecycle tests run on (stand-ins or MARLOWE_VALIDATORS_DIR's), and builds
+    // the engine's worker thread, which the engine cannot start from its TypeScript sources.
+    globalSetup: ['tests/support/validators-mode.ts', 'tests/support/engine-worker.ts'],
+    setupFiles: ['tests/support/engine-worker-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

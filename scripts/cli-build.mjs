@@ -5,6 +5,8 @@
  *   in a bundle stays outside: the native addon, and packages that load their wasm from beside themselves.
  * - `marlowe-desk.cjs`: the executable, src/cli/launcher.ts, which runs the bundle with V8's code cache; the
  *   bundle's digest names the cache.
+ * - `engine-worker.cjs`: the engine's worker thread (src/engine/worker), which the engine starts from beside its
+ *   bundle. The tests build it alone (`buildEngineWorker`), to run beside the engine's TypeScript sources.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -26,10 +28,19 @@ const COMMON = {
   logLevel: 'warning'
 }
 
+/** The name src/engine/worker/index.ts (ENGINE_WORKER_FILE) looks for beside the engine's bundle. */
+const ENGINE_WORKER_FILE = 'engine-worker.cjs'
+
+/** Builds the engine's worker thread into `outfile`. */
+export function buildEngineWorker(outfile) {
+  buildSync({ ...COMMON, entryPoints: [join(ROOT, 'src/engine/worker/entry.ts')], external: EXTERNALS, outfile })
+}
+
 /** Builds the CLI into `dir` (default out/cli) and returns the executable's path. */
 export function buildCli(dir = join(ROOT, 'out/cli')) {
   const bundle = join(dir, 'marlowe-desk-main.cjs')
   buildSync({ ...COMMON, entryPoints: [join(ROOT, 'src/cli/bin.ts')], external: EXTERNALS, outfile: bundle })
+  buildEngineWorker(join(dir, ENGINE_WORKER_FILE))
   const digest = createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 32)
   const executable = join(dir, 'marlowe-desk.cjs')
   buildSync({

@@ -17,6 +17,7 @@ import { ValueTooLargeError } from '../../core/marlowe/limits'
 import { computeTransaction } from '../../core/marlowe/semantics'
 import type { MarloweData, Party, TransactionSuccess } from '../../core/marlowe/types'
 import { withCsl } from '../../csl'
+import { simulateOffThread } from '../worker'
 import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, computeTransactionFailed, engineFailure, evaluating, roleTokenNotFound } from './build-errors'
 import type { BuildContext } from './context'
@@ -28,7 +29,6 @@ import { openRoleSpends } from './open-roles'
 import { payoutOutputs } from './payout-outputs'
 import type { PlannedOutput, ScriptSpend, TxPlan } from './plan'
 import { checkContract, valueTooLargeError, type SafetyError } from './safety'
-import { simulateTransactions } from './simulate'
 import type { ApplyBuild, ApplyRequest, WalletRequest } from './types'
 import { validity } from './validity'
 import { actingParties, depositedValue, merkleizedMismatch, payoutsByParty, stateValue } from './validator-rules'
@@ -113,7 +113,7 @@ async function continuationSafety(
 ): Promise<SafetyError[]> {
   let simulation
   try {
-    simulation = simulateTransactions({ pp: ctx.pp, datum, marloweAddress })
+    simulation = await simulateOffThread({ pp: ctx.pp, datum, marloweAddress })
   } catch (e) {
     if (e instanceof ValueTooLargeError) return [valueTooLargeError(e)]
     throw e

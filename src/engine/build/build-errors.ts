@@ -107,6 +107,15 @@ export function evaluating<T>(run: () => T): T {
   }
 }
 
+/** `evaluating` for an evaluation run on the engine's worker. */
+export async function evaluatingOffThread<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    throw e instanceof ValueTooLargeError ? valueTooLarge(e) : e
+  }
+}
+
 function describeTransactionError(error: TransactionError): string {
   switch (error.type) {
     case 'TEAmbiguousTimeIntervalError':

@@ -8,8 +8,9 @@ import type { Utxo } from '../../chain/provider'
 import { encodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import type { MarloweData, Token } from '../../core/marlowe/types'
 import { EngineError } from '../errors'
+import { simulateOffThread } from '../worker'
 import { balanceAndBuild, builtTxFields } from './balance'
-import { badRequest, engineFailure, evaluating, insufficientMinAdaDeposit } from './build-errors'
+import { badRequest, engineFailure, evaluatingOffThread, insufficientMinAdaDeposit } from './build-errors'
 import type { BuildContext } from './context'
 import { checkTransactionCosts, isCostNotChecked, withCostErrors } from './cost-check'
 import { creatorDeposit, initialState } from './initial-state'
@@ -27,7 +28,6 @@ import type { Planned, TxPlan } from './plan'
 import { distributionOutputs, setupRoles, type RolesSetup } from './roles'
 import { checkContract, type SafetyError } from './safety'
 import { scriptAddress } from './scripts'
-import { simulateTransactions } from './simulate'
 import { parseStakeAddress } from './stake'
 import type { CreateBuild, CreateRequest, InitialAccount, WalletRequest } from './types'
 import { sumValues, tokenValue } from './values'
@@ -122,7 +122,7 @@ export async function buildCreate(
     const { datum, deposit } = initialDatum(ctx, wallet, request, rolesCurrency, threadToken)
     const { state, contract } = datum
     // A contract the engine cannot evaluate on some path could never be acted on through it there: refused.
-    const simulation = evaluating(() => simulateTransactions({ pp: ctx.pp, datum, marloweAddress }))
+    const simulation = await evaluatingOffThread(() => simulateOffThread({ pp: ctx.pp, datum, marloweAddress }))
     const found = [
       ...checkContract({ mainnet, rolesCurrency, state, contract, roles: roles.check, continuations }),
       ...simulation.errors

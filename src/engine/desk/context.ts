@@ -5,14 +5,13 @@
 import type { AppStatus, PreparedTx, TxKind } from '../../api/contract'
 import type { ChainProvider, ChainTip, TxOutRef } from '../../chain/provider'
 import { bytesToHex } from '../../core/bytes'
-import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
 import type { ReviewContext, TxReview } from '../../core/cardano/review/types'
 import type { JsonObject } from '../../core/json/lossless'
 import type { ServiceStore, TxRow } from '../../store/service-store'
 import { SlotClock } from '../build/slots'
-import { EngineError } from '../errors'
 import type { Keystore } from '../keys'
 import type { MarloweService } from '../service'
+import { reviewOffThread } from '../worker'
 import { chainFacts, marloweScripts, type ChainFacts } from './chain-facts'
 import { deskFailure } from './errors'
 import { ActivityTracker } from './progress'
@@ -110,13 +109,7 @@ export class DeskContext {
             protocolParameters: facts.protocolParameters
           })
     }
-    let review: TxReview
-    try {
-      review = reviewTransaction(tx, context)
-    } catch (e) {
-      if (e instanceof TxDecodeError) throw new EngineError('BadRequest', 'InvalidTransaction', e.message)
-      throw e
-    }
+    const review = await reviewOffThread(tx, context)
     this.reviewed.delete(review.txId)
     this.reviewed.add(review.txId)
     if (this.reviewed.size > MAX_REVIEWED) this.reviewed.delete(this.reviewed.values().next().value!)

@@ -5,13 +5,14 @@
 import type { DeskResponse, ExportedFile } from '../../api/contract'
 import { ChainError } from '../../chain/provider'
 import { bytesToHex } from '../../core/bytes'
-import { BUNDLE_FORMAT, BundleError, parseBundle, stringifyBundle, type ReviewBundle } from '../../core/cardano/bundle'
+import { stringifyBundle } from '../../core/cardano/bundle'
 import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { ERAS, txEnvelopeType, witnessSetEnvelopeType, type Era } from '../../core/cardano/tx-envelope'
 import { witnessSetBytes } from '../../core/cardano/witnesses'
 import type { TxRow } from '../../store/service-store'
 import type { SubmitTarget } from '../service'
-import { assembleTransaction, readTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
+import { assembleTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
+import { readImportedOffThread, type ImportedTx } from '../worker'
 import { chainFacts, reviewBundleOf, type ChainFacts } from './chain-facts'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
@@ -27,14 +28,6 @@ type TxCall =
   | 'tx.import'
   | 'tx.signOffline'
   | 'tx.submitWitness'
-
-/** A transaction file or a review bundle, as pasted or dropped into the app. */
-interface LoadedTx {
-  readonly tx: Uint8Array
-  readonly era: Era
-  readonly txId: string
-  readonly bundle?: ReviewBundle
-}
 
 function eraOf(row: TxRow): Era {
   const era = ERAS.find((e) => e === row.era)
@@ -63,21 +56,6 @@ function unsignedRow(row: TxRow): TxRow {
   return row
 }
 
-function loadText(text: string): LoadedTx {
-  if (text.includes(`"${BUNDLE_FORMAT}"`)) {
-    let bundle: ReviewBundle
-    try {
-      bundle = parseBundle(text)
-    } catch (e) {
-      if (e instanceof BundleError) throw deskFailure('BadRequest', 'InvalidBundle', e.message)
-      throw e
-    }
-    return { tx: bundle.tx, era: bundle.era, txId: readTransaction(bundle.tx).txId, bundle }
-  }
-  const file = readTransaction(new TextEncoder().encode(text))
-  return { tx: file.tx, era: file.era, txId: file.txId }
-}
-
 const txFile = (name: string, era: Era, tx: Uint8Array): ExportedFile => ({
   fileName: name,
   text: stringifyTextEnvelope({ type: txEnvelopeType(era), description: 'Ledger Cddl Format', cbor: tx })
@@ -87,7 +65,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
   const { keystore, service, provider, progress } = ctx
 
   /** The chain's facts about a loaded file: its bundle's, else the chain's if it answers (offline: none). */
-  async function factsOf(loaded: LoadedTx): Promise<Omit<ChainFacts, 'missing'> | undefined> {
+  async function factsOf(loaded: ImportedTx): Promise<Omit<ChainFacts, 'missing'> | undefined> {
     const b = loaded.bundle
     if (b !== undefined) {
       return {
@@ -202,7 +180,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     },
 
     'tx.import': async ({ text }) => {
-      const loaded = loadText(text)
+      const loaded = await readImportedOffThread(text)
       return progress.run('tx.import', "Reading the transaction's inputs", 2, async (stage) => {
         const facts = await factsOf(loaded)
         stage('Reviewing the transaction')
@@ -216,7 +194,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     },
 
     'tx.signOffline': async ({ text, walletId, password }) => {
-      const loaded = loadText(text)
+      const loaded = await readImportedOffThread(text)
       ctx.checkReviewed(loaded.txId)
       const steps = willUnlock(walletId, password) ? 3 : 2
       const result = await progress.run('tx.signOffline', "Reading the transaction's inputs", steps, async (stage) => {

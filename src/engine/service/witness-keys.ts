@@ -5,8 +5,8 @@
  * It needs the spent outputs: when the node cannot name them all, nothing is said and the node decides.
  */
 import { ChainError, type ChainProvider } from '../../chain/provider'
-import { reviewTransaction } from '../../core/cardano/review'
 import { decodeTransaction } from '../../core/cardano/tx'
+import { reviewOffThread } from '../worker'
 
 export async function unneededWitnessKeys(provider: ChainProvider, signed: Uint8Array): Promise<string[]> {
   const body = decodeTransaction(signed).body
@@ -19,7 +19,7 @@ export async function unneededWitnessKeys(provider: ChainProvider, signed: Uint8
     throw e
   }
   if (resolved.length < new Set(refs.map((r) => `${r.txId}#${r.index}`)).size) return []
-  const witnesses = reviewTransaction(signed, { resolvedInputs: resolved }).witnesses
+  const { witnesses } = await reviewOffThread(signed, { resolvedInputs: resolved })
   const needed = new Set(witnesses.needed.map((n) => n.keyHash))
   return witnesses.vkeys.filter((w) => !needed.has(w.keyHash)).map((w) => w.keyHash)
 }

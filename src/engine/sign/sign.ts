@@ -16,7 +16,7 @@ import { envelopeContent } from '../../core/cardano/tx-envelope'
 import type { WitnessProvider } from '../keys'
 import { CSL, withCsl } from '../../csl'
 import { EngineError } from '../errors'
-import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
+import { reviewOffThread } from '../worker'
 import type { OutRef, ResolvedOutput } from '../../core/cardano/review/types'
 
 export interface SignRequest {
@@ -42,17 +42,11 @@ export interface SignResult {
  * The keys the transaction still needs, from the same analysis the review shows (inputs and collateral
  * it spends, required signers, withdrawals, certificates, votes, native scripts), and what is unresolved.
  */
-function neededKeys(
+async function neededKeys(
   tx: Uint8Array,
   resolved: readonly ResolvedOutput[]
-): { keys: Map<string, string[]>; unresolved: OutRef[] } {
-  let review
-  try {
-    review = reviewTransaction(tx, { resolvedInputs: resolved })
-  } catch (e) {
-    if (e instanceof TxDecodeError) throw new EngineError('BadRequest', 'InvalidTransaction', e.message)
-    throw e
-  }
+): Promise<{ keys: Map<string, string[]>; unresolved: OutRef[] }> {
+  const review = await reviewOffThread(tx, { resolvedInputs: resolved })
   const keys = new Map(review.witnesses.needed.filter((n) => !n.signed).map((n) => [n.keyHash, [...n.reasons]]))
   const unresolved = [...review.inputs, ...review.collateral.inputs]
     .filter((i) => !i.resolved)
@@ -73,7 +67,7 @@ function toWitness(cbor: Uint8Array): VkeyWitness {
 }
 
 export async function signTransaction(request: SignRequest): Promise<SignResult> {
-  const needed = neededKeys(request.tx, request.resolved)
+  const needed = await neededKeys(request.tx, request.resolved)
   const hash = bodyHash(request.tx)
   const { witnesses, missing } = await request.keys.witness(request.walletId, hash, [...needed.keys.keys()])
   const added = witnesses.map(toWitness)
