@@ -30,7 +30,7 @@ export const CHAIN_USAGE =
 
 export interface ChainChoice {
   readonly network?: string
-  /** For the sandbox commands: the sandbox directory; for `serve`: the data directory holding it. */
+  /** The data directory ($MARLOWE_DESK_HOME): the sandbox is its `sandbox/`, the service's store beside it. */
   readonly data?: string
   /** For the sandbox: a directory of Marlowe validators (TextEnvelopes) to deploy instead of the stand-ins. */
   readonly validators?: string
@@ -50,7 +50,7 @@ export function desktopHome(): string {
 
 /**
  * Opens the chain a command talks to. `follow`: the sandbox clock follows the wall clock (a long-running
- * server); otherwise it moves only when asked (one-shot commands), and `data` is the sandbox directory itself.
+ * server); otherwise it moves only when asked (one-shot commands).
  */
 export async function openChain(
   command: string,
@@ -66,8 +66,7 @@ export async function openChain(
       )
     }
     const follow = options.follow === true
-    const home = choice.data ?? desktopHome()
-    const dataDir = follow ? join(home, 'sandbox') : (choice.data ?? join(desktopHome(), 'sandbox'))
+    const dataDir = join(choice.data ?? desktopHome(), 'sandbox')
     const validators = choice.validators === undefined ? {} : { validators: choice.validators }
     const provider = openSandbox(
       command,

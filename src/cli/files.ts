@@ -1,5 +1,5 @@
 /** File access for commands, with errors a user can act on. */
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { CliError } from './errors'
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -16,5 +16,19 @@ export function readTextFile(path: string): string {
     if (code === 'EISDIR') throw new CliError(`${path}: is a directory, not a file`)
     if (code === 'EACCES') throw new CliError(`${path}: permission denied`)
     throw new CliError(`${path}: cannot read (${code ?? String(e)})`)
+  }
+}
+
+/** Writes a new file; never overwrites one (a signed tx must not silently replace another). */
+export function writeNew(path: string, text: string): void {
+  try {
+    writeFileSync(path, text, { flag: 'wx', mode: 0o644 })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    throw new CliError(
+      code === 'EEXIST'
+        ? `${path}: already exists; choose another --out`
+        : `${path}: cannot write (${code ?? String(e)})`
+    )
   }
 }

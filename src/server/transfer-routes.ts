@@ -2,15 +2,15 @@
  * Desk's own routes beside Runtime's, for the command line's offline story while `serve` holds the chain (the
  * sandbox admits one process): `POST /desk/bundles` answers the review bundle of a transaction (what an
  * air-gapped review needs), and `POST /desk/submissions` submits a signed transaction — one of our builds as its
- * PUT would, checked against the build, any other as it is. Both take a TextEnvelope, as Runtime's PUT does,
+ * PUT would, checked against the build, any other as it is — safe to repeat: one the node has is not sent again. Both take a TextEnvelope, as Runtime's PUT does,
  * and the Runtime API token: neither signs anything.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { hexToBytes } from '../core/bytes'
 import { stringifyBundle } from '../core/cardano/bundle'
-import type { JsonValue } from '../core/json/lossless'
+import type { JsonObject, JsonValue } from '../core/json/lossless'
 import { reviewBundleOf } from '../engine/desk/chain-facts'
-import type { MarloweService } from '../engine/service'
+import type { MarloweService, SignedSubmission } from '../engine/service'
 import { transactionOfEnvelope, type TransactionFile } from '../engine/sign'
 import { sendJson, sendJsonText } from './app'
 import { HttpError } from './errors'
@@ -29,6 +29,12 @@ function transactionOf(request: FastifyRequest): TransactionFile {
   return transactionOfEnvelope({ type: envelope.type, description: envelope.description, cbor })
 }
 
+function alreadyJson(already: NonNullable<SignedSubmission['already']>): JsonObject {
+  if (already.status !== 'confirmed') return { status: already.status }
+  const { slot, blockNo, blockHash } = already.block
+  return { status: already.status, block: { slot, blockNo, blockHash } }
+}
+
 export function registerTransferRoutes(app: FastifyInstance, service: MarloweService): void {
   app.post(BUNDLES_PATH, async (request, reply) => {
     const { bundle, missing } = await reviewBundleOf(service.provider, transactionOf(request), Date.now())
@@ -37,7 +43,12 @@ export function registerTransferRoutes(app: FastifyInstance, service: MarloweSer
   })
 
   app.post(SUBMISSIONS_PATH, async (request, reply) => {
-    const { txId, build } = await service.submitSigned(transactionOf(request))
-    return sendJson(reply, 202, build === undefined ? { txId } : { txId, build: { ...build } })
+    const { txId, build, already } = await service.submitSigned(transactionOf(request))
+    // 202: the node took it now; 200: it had it already, and nothing was sent.
+    return sendJson(reply, already === undefined ? 202 : 200, {
+      txId,
+      ...(build === undefined ? {} : { build: { ...build } }),
+      ...(already === undefined ? {} : { already: alreadyJson(already) })
+    })
   })
 }

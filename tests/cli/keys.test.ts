@@ -223,7 +223,7 @@ describe('password prompt on a terminal', () => {
   it.skipIf(!hasScript)('reads the password without echoing it', async () => {
     const w = workspace()
     const secret = 'typed-secret-9876'
-    const transcript = await runInTerminal(
+    const { text: transcript } = await runInTerminal(
       ['keys', 'create', '--name', 'tty', '--keystore', w.keystore],
       [
         ['New password:', `${secret}\r`],

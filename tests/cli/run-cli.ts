@@ -22,17 +22,29 @@ export interface CliResult {
   readonly stderr: string
 }
 
-/** `offline` preloads a guard that makes any socket or DNS use throw. */
-export function runCli(
-  args: readonly string[],
-  options: { cwd?: string; input?: string; offline?: boolean } = {}
-): CliResult {
-  const preload = options.offline === true ? ['--require', resolve(__dirname, 'no-network.cjs')] : []
-  const r = spawnSync(process.execPath, [...preload, cliPath(), ...args], {
+export interface RunOptions {
+  readonly cwd?: string
+  /** Added to this process's environment (MARLOWE_DESK_HOME, for example). */
+  readonly env?: Readonly<Record<string, string>>
+  /** Preloads a guard that makes any socket or DNS use throw. */
+  readonly offline?: boolean
+}
+
+const preloads = (options: RunOptions): string[] =>
+  options.offline === true ? ['--require', resolve(__dirname, 'no-network.cjs')] : []
+
+const environment = (options: RunOptions): NodeJS.ProcessEnv => ({
+  ...process.env,
+  ...options.env,
+  NODE_PATH: resolve(__dirname, '../../node_modules')
+})
+
+export function runCli(args: readonly string[], options: RunOptions & { input?: string } = {}): CliResult {
+  const r = spawnSync(process.execPath, [...preloads(options), cliPath(), ...args], {
     cwd: options.cwd ?? resolve(__dirname, '../..'),
     input: options.input ?? '',
     encoding: 'utf8',
-    env: { ...process.env, NODE_PATH: resolve(__dirname, '../../node_modules') },
+    env: environment(options),
     timeout: 60_000
   })
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
@@ -40,15 +52,19 @@ export function runCli(
 
 /**
  * Runs the CLI in a pseudo-terminal (util-linux `script`), answering each prompt once it appears, and
- * returns everything the terminal showed — what a person would see, echo included.
+ * returns everything the terminal showed — what a person would see, echo included — and the exit code.
  */
 export function runInTerminal(
   args: readonly string[],
-  answers: ReadonlyArray<readonly [string, string]>
-): Promise<string> {
-  const command = [process.execPath, cliPath(), ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')
+  answers: ReadonlyArray<readonly [string, string]>,
+  options: RunOptions = {}
+): Promise<{ readonly text: string; readonly code: number | null }> {
+  const command = [process.execPath, ...preloads(options), cliPath(), ...args]
+    .map((a) => `'${a.replace(/'/g, "'\\''")}'`)
+    .join(' ')
   const child = spawn('script', ['-qec', command, '/dev/null'], {
-    env: { ...process.env, NODE_PATH: resolve(__dirname, '../../node_modules') },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env: environment(options),
     stdio: ['pipe', 'pipe', 'pipe']
   })
   let seen = ''
@@ -66,9 +82,9 @@ export function runInTerminal(
         child.stdin.write(answer[1])
       }
     })
-    child.on('close', () => {
+    child.on('close', (code) => {
       clearTimeout(timer)
-      done(seen.replace(/\r/g, ''))
+      done({ text: seen.replace(/\r/g, ''), code })
     })
   })
 }

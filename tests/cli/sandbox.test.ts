@@ -11,7 +11,7 @@ const CIP19_MAINNET_BASE =
 
 describe('marlowe-desk sandbox', () => {
   it('creates the sandbox on first use, funds an address and moves its clock', () => {
-    const data = join(mkdtempSync(join(tmpdir(), 'marlowe-desk-sandbox-cli-')), 'sandbox')
+    const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-sandbox-cli-'))
     const status = runCli(['sandbox', 'status', '--data', data])
     expect(status.code).toBe(0)
     for (const name of ['alice', 'bob', 'carol', 'dave'] as const) {
@@ -41,7 +41,7 @@ describe('marlowe-desk sandbox', () => {
     [['sandbox', 'advance', '--to', '5'], 2, 'it only moves forward'],
     [['sandbox', 'status', '--network', 'preview'], 2, "Unknown option '--network'"]
   ])('fails clearly: %j', (args, code, message) => {
-    const data = join(mkdtempSync(join(tmpdir(), 'marlowe-desk-sandbox-cli-')), 'sandbox')
+    const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-sandbox-cli-'))
     const r = runCli([...args, '--data', data])
     expect(r.stderr).toContain(message)
     // What the command checks itself is not the chain's answer.

@@ -13,9 +13,9 @@ export interface ServeProcess {
   exited(): Promise<number | string>
 }
 
-export function spawnServe(args: readonly string[]): ChildProcess {
+export function spawnServe(args: readonly string[], env: Readonly<Record<string, string>> = {}): ChildProcess {
   return spawn(process.execPath, [cliPath(), 'serve', '--port', '0', ...args], {
-    env: { ...process.env, NODE_PATH: resolve(__dirname, '../../node_modules') },
+    env: { ...process.env, ...env, NODE_PATH: resolve(__dirname, '../../node_modules') },
     stdio: ['ignore', 'pipe', 'pipe']
   })
 }
@@ -26,9 +26,17 @@ export function exitOf(child: ChildProcess): Promise<number | string> {
   return new Promise((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)))
 }
 
-/** Starts a server on `data` and waits for its "listening <port>" line. */
-export async function startServe(data: string, extra: readonly string[] = []): Promise<ServeProcess> {
-  const child = spawnServe(['--data', data, ...extra])
+/**
+ * Starts a server on `data` and waits for its "listening <port>" line. `asHome`: name `data` as
+ * MARLOWE_DESK_HOME, as a user who never passes --data does.
+ */
+export async function startServe(
+  data: string,
+  extra: readonly string[] = [],
+  options: { readonly asHome?: boolean } = {}
+): Promise<ServeProcess> {
+  const child =
+    options.asHome === true ? spawnServe(extra, { MARLOWE_DESK_HOME: data }) : spawnServe(['--data', data, ...extra])
   let out = ''
   let err = ''
   child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))

@@ -223,7 +223,7 @@ describe('marlowe-desk serve', () => {
       signedFile,
       stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: sign(unsigned, [alice]) })
     )
-    const submitted = runCli(['tx', 'submit', signedFile, '--data', join(data, 'sandbox')])
+    const submitted = runCli(['tx', 'submit', signedFile, '--data', data])
     expect(submitted.stderr).toBe('')
     expect(submitted.stdout).toBe(`submitted ${contractId.slice(0, 64)}\n`)
 

@@ -73,7 +73,7 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
     expect(restored.code).toBe(0)
     const wallet = /restored wallet ([0-9a-f]+)/.exec(restored.stdout)?.[1] ?? ''
 
-    const bundled = runCli(['tx', 'bundle', path('tx.json'), '--data', data, '--out', path('bundle.json')])
+    const bundled = runCli(['tx', 'bundle', path('tx.json'), '--data', dir, '--out', path('bundle.json')])
     expect(bundled.stderr).toBe('')
     expect(bundled.stdout).toContain(`${id} with 1 resolved output(s)`)
 
@@ -122,11 +122,11 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
     expect(fromBundle.stderr).toBe('')
     expect(readFileSync(path('from-bundle.json'), 'utf8')).toBe(readFileSync(path('signed.json'), 'utf8'))
 
-    const submitted = runCli(['tx', 'submit', path('signed.json'), '--data', data])
+    const submitted = runCli(['tx', 'submit', path('signed.json'), '--data', dir])
     expect(submitted.stderr).toBe('')
     expect(submitted.stdout).toBe(`submitted ${id}\n`)
 
-    const again = runCli(['tx', 'submit', path('signed.json'), '--data', data])
+    const again = runCli(['tx', 'submit', path('signed.json'), '--data', dir])
     expect(again.stderr).toBe('')
     expect(again.stdout).toMatch(
       new RegExp(`^already on chain: ${id} was confirmed in block \\d+ \\(slot \\d+\\); nothing was sent again\n$`)
@@ -156,7 +156,7 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
       await sandbox.close()
     }
     writeFileSync(join(dir, 'tx.json'), stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: tx }))
-    const r = runCli(['tx', 'submit', join(dir, 'tx.json'), '--data', data])
+    const r = runCli(['tx', 'submit', join(dir, 'tx.json'), '--data', dir])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain(`the chain says: Collateral input ${missing}#0 not found in the ledger.`)
     expect(r.stderr).not.toContain('[object Object]')
@@ -173,11 +173,9 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
     const { tx } = await paymentTx(join(dir, 'sandbox'))
     writeFileSync(path('tx.json'), stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: tx }))
     writeFileSync(path('taken'), 'x')
-    expect(
-      runCli(['tx', 'bundle', path('tx.json'), '--data', join(dir, 'sandbox'), '--out', path('bundle.json')]).code
-    ).toBe(0)
+    expect(runCli(['tx', 'bundle', path('tx.json'), '--data', dir, '--out', path('bundle.json')]).code).toBe(0)
     const cases: Array<[string[], number, string]> = [
-      [['tx', 'submit', path('tx.json'), '--data', join(dir, 'sandbox')], 1, 'the chain says:'],
+      [['tx', 'submit', path('tx.json'), '--data', dir], 1, 'the chain says:'],
       [
         ['tx', 'submit', path('bundle.json')],
         1,
@@ -195,7 +193,7 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
         'no wallet has the id or name "nobody"'
       ],
       [
-        ['tx', 'bundle', path('tx.json'), '--out', path('taken'), '--data', join(dir, 'sandbox')],
+        ['tx', 'bundle', path('tx.json'), '--out', path('taken'), '--data', dir],
         1,
         'already exists; choose another --out'
       ],

@@ -40,7 +40,7 @@ afterEach(async () => {
 describe('marlowe-desk validators fetch', () => {
   it('writes the sandbox’s reference scripts as TextEnvelopes, hashes checked', () => {
     const out = join(scratch(), 'validators')
-    const r = runCli(['validators', 'fetch', '--data', join(scratch(), 'sandbox'), '--out', out])
+    const r = runCli(['validators', 'fetch', '--data', scratch(), '--out', out])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     const standIn = marloweDeployment('sandbox')

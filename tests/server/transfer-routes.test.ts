@@ -110,7 +110,7 @@ describe('POST /desk/bundles', () => {
 })
 
 describe('POST /desk/submissions', () => {
-  test('our build, signed: submitted as its PUT would be, then confirmed; twice is a conflict', async () => {
+  test('our build, signed: submitted as its PUT would be, then confirmed; again, it is said to be there', async () => {
     const s = (server = await startServer())
     const { contractId, tx } = await buildEscrow(s)
     const signed = sign(tx, [carol])
@@ -120,11 +120,14 @@ describe('POST /desk/submissions', () => {
     expect(s.opened.service.getContract(contractId).status).toBe('submitted')
     await s.opened.follower.sync()
     expect(s.opened.service.getContract(contractId).status).toBe('confirmed')
-    expectApiError(
-      await call(s, 'POST', '/desk/submissions', { body: envelope(signed) }),
-      409,
-      'ContractAlreadySubmitted'
-    )
+    const again = await call(s, 'POST', '/desk/submissions', { body: envelope(signed) })
+    expect(again.status, again.text).toBe(200)
+    const block = s.opened.service.getContract(contractId).block!
+    expect(again.json).toEqual({
+      txId: contractId.slice(0, 64),
+      build: { kind: 'create', contractId },
+      already: { status: 'confirmed', block: { slot: block.slot, blockNo: block.blockNo, blockHash: block.blockHash } }
+    })
   })
 
   test('our build is checked against its build: unsigned it is refused and stays unsigned', async () => {
@@ -159,7 +162,33 @@ describe('POST /desk/submissions', () => {
     const txId = stringOf(objectOf(answer.json).txId, 'txId')
     expect(objectOf(answer.json).build).toBeUndefined()
     expect((await s.sandbox.txStatus(txId)).status).toBe('confirmed')
-    // The node's refusal of a second copy is the API's 403, with the ledger's reason.
-    expectApiError(await call(s, 'POST', '/desk/submissions', { body: envelope(tx) }), 403, 'SubmissionError')
+    // A second copy is refused by the node for its spent inputs: the transaction is there, and that is said.
+    const again = await call(s, 'POST', '/desk/submissions', { body: envelope(tx) })
+    expect(again.status, again.text).toBe(200)
+    expect(objectOf(objectOf(again.json).already).status).toBe('confirmed')
+  })
+
+  test("a transaction the node refuses is the API's 403 with the ledger's reason", async () => {
+    const s = (server = await startServer())
+    const nowhere = {
+      ref: { txId: 'ee'.repeat(32), index: 0 },
+      address: bob.address,
+      value: { lovelace: 50n * ADA, assets: {} }
+    }
+    const tx = sign(
+      buildTx({
+        params: await s.sandbox.protocolParameters(),
+        inputs: [nowhere],
+        changeAddress: bob.address,
+        outputs: [{ address: carol.address, lovelace: 5n * ADA }]
+      }),
+      [bob]
+    )
+    const refused = expectApiError(
+      await call(s, 'POST', '/desk/submissions', { body: envelope(tx) }),
+      403,
+      'SubmissionError'
+    )
+    expect(String(refused.message)).toContain('e'.repeat(64))
   })
 })

@@ -9,7 +9,8 @@ import { ChainError } from '../provider'
 
 const LOCK_NAME = 'sandbox.lock'
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (EPERM: it does, as another user's). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
@@ -47,7 +48,7 @@ export class DirLock {
         if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
           throw new ChainError(
             'Unavailable',
-            `the sandbox in ${dir} is in use by process ${owner} (a running "marlowe-desk serve" or the app?): stop it, or use another --data directory`,
+            `the sandbox in ${dir} is in use by process ${owner} (a running "marlowe-desk serve" or the app?): stop it first; "tx build", "tx bundle" and "tx submit" go through a running serve by themselves`,
             { pid: owner }
           )
         }

@@ -35,8 +35,9 @@ const status: Command = {
 
 Prints the sandbox's tip and clock, and the balance and address of each of its test wallets.
 
-The sandbox is an in-process Cardano ledger (real ledger rules and Plutus execution) kept in DIR
-(default $MARLOWE_DESK_HOME/sandbox or ~/.marlowe-desk/sandbox); it is created on first use. It runs
+The sandbox is an in-process Cardano ledger (real ledger rules and Plutus execution) kept in DIR/sandbox, DIR
+being the data directory (default $MARLOWE_DESK_HOME or ~/.marlowe-desk, as for serve); it is created on first
+use. One process at a time holds it: stop "serve" on the same DIR before these commands. It runs
 stand-ins for the Marlowe validators, or the validators in --validators DIR (see "validators fetch");
 a sandbox made with one set of scripts is refused with another. Every sandbox command takes --validators.`,
   async run(args, io) {

@@ -14,6 +14,7 @@ import { UiSessions } from '../../server/ui-sessions'
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { desktopHome, openChain, chainOptions, type ChainChoice, type OpenChain } from '../chain'
 import { CliError, usageError } from '../errors'
+import { recordServe } from '../running-serve'
 import { version as VERSION } from '../../../package.json'
 
 const DEFAULT_PORT = 3780
@@ -97,7 +98,8 @@ export const serveCommand: Command = {
 
 Serves Marlowe Runtime's REST API (POST /contracts, PUT /contracts/{id}, /transactions, /withdrawals,
 /payouts, /healthcheck, /openapi.json) on http://127.0.0.1:N (default ${DEFAULT_PORT}). Built transactions are
-kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, across restarts.
+kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, across restarts. While it runs,
+"tx build", "tx bundle" and "tx submit" on the same DIR and network go through it (DIR/serve.json says where).
 
   --network       sandbox (default: the embedded ledger, no node needed), preview, preprod or mainnet
   --ogmios        an Ogmios v6 WebSocket URL (ws://host:1337) for a real network
@@ -159,6 +161,7 @@ network, node and port stay as these flags set them.`,
       logLevel: values.verbose === true ? 'info' : 'warn',
       ...(engine instanceof DeskHost && uiDir !== undefined ? { desk: { desk: engine.desk, sessions, uiDir } } : {})
     })
+    let forget = (): void => undefined
     try {
       bound = await listen(app, port).catch((e: unknown) => {
         const code = (e as { code?: unknown }).code
@@ -171,6 +174,7 @@ network, node and port stay as these flags set them.`,
           throw new CliError(`serve: this user may not listen on port ${port}; choose another with --port`)
         throw e
       })
+      forget = recordServe(home, { port: bound, network: chain.network })
       io.out(`marlowe-desk serving ${chain.network} on http://127.0.0.1:${bound}/`)
       if (chain.network === 'sandbox') io.out(`sandbox Marlowe scripts: ${scriptsOf(chain)}`)
       if (token !== undefined) io.out(`base URL with the API token: http://127.0.0.1:${bound}/t/${token}/`)
@@ -179,6 +183,7 @@ network, node and port stay as these flags set them.`,
       const signal = await untilSignal()
       io.out(`${signal}: stopping`)
     } finally {
+      forget()
       await app.close()
       await engine.close()
       await chain.close()

@@ -1,8 +1,10 @@
 /**
- * `marlowe-desk tx …`: review, sign and assemble transactions — all offline — and, online, bundle a
- * transaction with what an offline review needs, and submit it.
+ * `marlowe-desk tx …`: review, sign and assemble transactions — all offline — and, online, build a Marlowe
+ * transaction (./tx-build), bundle a transaction with what an offline review needs, and submit it; the online ones
+ * through the build/submit service (../service-client).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
+import { bytesToHex, utf8Encode } from '../../core/bytes'
 import { BundleError, parseBundle, stringifyBundle, type ReviewBundle } from '../../core/cardano/bundle'
 import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
@@ -14,7 +16,7 @@ import {
   type Era
 } from '../../core/cardano/tx-envelope'
 import { keyWitnessBytes, witnessSetBytes, type VkeyWitness } from '../../core/cardano/witnesses'
-import { stringifyJson } from '../../core/json/lossless'
+import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { toJsonValue } from '../../core/json/plain'
 import type { Keystore } from '../../engine/keys'
 import { assembleTransaction, readTransaction, readWitnessFile, signTransaction } from '../../engine/sign'
@@ -23,9 +25,10 @@ import { CliError, usageError } from '../errors'
 import { findWallet, keystoreOption, openKeystore } from '../keystore'
 import { renderReview } from '../render/review'
 import { password } from '../secrets'
-import { chainFacts } from '../../engine/desk/chain-facts'
-import { CHAIN_USAGE, chainOptions, openChain, type OpenChain } from '../chain'
-import { ChainError, type TxStatus } from '../../chain/provider'
+import { CHAIN_USAGE, chainOptions } from '../chain'
+import { writeNew } from '../files'
+import { withService } from '../service-client'
+import { buildCommand } from './tx-build'
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -38,20 +41,6 @@ function readBytes(path: string): Uint8Array {
     if (e instanceof CliError) throw e
     const code = (e as NodeJS.ErrnoException).code
     throw new CliError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${code ?? String(e)})`)
-  }
-}
-
-/** Writes a new file; never overwrites one (a signed tx must not silently replace another). */
-function writeNew(path: string, text: string): void {
-  try {
-    writeFileSync(path, text, { flag: 'wx', mode: 0o644 })
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code
-    throw new CliError(
-      code === 'EEXIST'
-        ? `${path}: already exists; choose another --out`
-        : `${path}: cannot write (${code ?? String(e)})`
-    )
   }
 }
 
@@ -290,34 +279,55 @@ another transaction is refused.`,
   }
 }
 
+/** What the service's transfer routes take: the transaction as a TextEnvelope. */
+function envelopeJson(loaded: Loaded): JsonObject {
+  return { type: txEnvelopeType(loaded.era), description: '', cborHex: bytesToHex(loaded.tx) }
+}
+
+const ONLINE_RULE = `While "marlowe-desk serve" runs on the same data directory (--data, default $MARLOWE_DESK_HOME or
+~/.marlowe-desk) and network, this goes through it; otherwise this command opens the chain itself.`
+
 const bundle: Command = {
   name: 'tx bundle',
   summary: 'bundle a transaction with the chain data an offline review needs (online)',
   help: `Usage: marlowe-desk tx bundle TX --out FILE ${CHAIN_USAGE} [--data DIR]
 
 Looks up the outputs the transaction spends and references, the slot ↔ time mapping and the protocol
-parameters, and writes a review bundle for "tx review" and "tx sign" on an air-gapped machine.`,
+parameters, and writes a review bundle for "tx review" and "tx sign" on an air-gapped machine.
+
+${ONLINE_RULE}`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, { ...chainOptions, out: { type: 'string' } })
     const [file] = expectPositionals(this.name, positionals, ['tx'])
     if (values.out === undefined) throw usageError(`${this.name}: --out is required`)
+    const out = values.out
     const loaded = transactionOnly(file!, readBytes(file!), 'it already holds what an offline review needs')
-    const chain = await openChain(this.name, values)
-    try {
-      const context = await chainFacts(chain.provider, loaded.tx)
-      const doc: ReviewBundle = {
-        tx: loaded.tx,
-        era: loaded.era,
-        network: chain.network,
-        createdAt: new Date().toISOString(),
-        ...context
-      }
-      writeNew(values.out, stringifyBundle(doc))
-      io.out(`wrote ${values.out}: ${loaded.txId} with ${context.resolvedInputs.length} resolved output(s)`)
-      if (context.missing.length > 0) io.err(`not found on chain: ${context.missing.join(', ')}`)
-    } finally {
-      await chain.close()
-    }
+    const { text, missing } = await withService(this.name, values, async (client) => {
+      const answer = await client.request('POST', 'desk/bundles', { body: envelopeJson(loaded) })
+      return { text: answer.text, missing: (answer.headers.get('x-missing-outputs') ?? '').split(',').filter(Boolean) }
+    })
+    const doc = parseBundleBytes("the service's bundle", utf8Encode(text)!)
+    writeNew(out, stringifyBundle(doc))
+    io.out(`wrote ${out}: ${loaded.txId} with ${doc.resolvedInputs.length} resolved output(s)`)
+    if (missing.length > 0) io.err(`not found on chain: ${missing.join(', ')}`)
+  }
+}
+
+/** What a submission answered, in words: sent now, or already there (nothing sent again). */
+function submissionText(answer: JsonValue | undefined): string {
+  const txId = isJsonObject(answer) && typeof answer.txId === 'string' ? answer.txId : undefined
+  if (txId === undefined || !isJsonObject(answer)) throw new CliError('tx submit: the service answered without the id')
+  const already = isJsonObject(answer.already) ? answer.already : undefined
+  const block = isJsonObject(already?.block) ? already.block : undefined
+  switch (already?.status) {
+    case undefined:
+      return `submitted ${txId}`
+    case 'confirmed':
+      return `already on chain: ${txId} was confirmed in block ${String(block?.blockNo)} (slot ${String(block?.slot)}); nothing was sent again`
+    case 'pending':
+      return `already submitted: ${txId} is waiting in the node's mempool for a block; nothing was sent again`
+    default:
+      return `already submitted: ${txId} was submitted before; nothing was sent again`
   }
 }
 
@@ -328,7 +338,10 @@ const submit: Command = {
 
 Answers once the node accepted the transaction (it is not yet in a block). A transaction the chain already
 has (confirmed, or waiting in the node's mempool) is not sent again: that is said, and the exit code is 0.
-A rejection prints the ledger's reason and exits 1.`,
+A rejection prints the ledger's reason and exits 1. A transaction "tx build" made is checked against its
+build first, and serve follows it to confirmation.
+
+${ONLINE_RULE}`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, chainOptions)
     const [file] = expectPositionals(this.name, positionals, ['tx'])
@@ -337,41 +350,11 @@ A rejection prints the ledger's reason and exits 1.`,
       readBytes(file!),
       'submit the signed transaction that "tx sign" or "tx assemble" wrote'
     )
-    const chain = await openChain(this.name, values)
-    try {
-      const txId = await chain.provider.submit(loaded.tx)
-      io.out(`submitted ${txId}`)
-    } catch (e) {
-      const already =
-        e instanceof ChainError && e.kind === 'Rejected' ? await alreadyOnChain(chain, loaded.txId) : undefined
-      if (already === undefined) throw e
-      io.out(already)
-    } finally {
-      await chain.close()
-    }
+    const answer = await withService(this.name, values, async (client) => {
+      return (await client.request('POST', 'desk/submissions', { body: envelopeJson(loaded) })).json
+    })
+    io.out(submissionText(answer))
   }
 }
 
-/**
- * After a rejection: whether the chain already has the transaction (a second submit of it is refused, its inputs
- * being spent), in words. Asked only then, so that a first submit costs no extra call.
- */
-async function alreadyOnChain(chain: OpenChain, txId: string): Promise<string | undefined> {
-  let status: TxStatus
-  try {
-    status = await chain.provider.txStatus(txId)
-  } catch {
-    // The rejection is what to report, not this follow-up question.
-    return undefined
-  }
-  if (status.status === 'confirmed') {
-    const { blockNo, slot } = status.block
-    return `already on chain: ${txId} was confirmed in block ${blockNo} (slot ${slot}); nothing was sent again`
-  }
-  if (status.status === 'pending') {
-    return `already submitted: ${txId} is waiting in the node's mempool for a block; nothing was sent again`
-  }
-  return undefined
-}
-
-export const txCommands: readonly Command[] = [review, sign, assemble, bundle, submit]
+export const txCommands: readonly Command[] = [buildCommand, review, sign, assemble, bundle, submit]

@@ -18,7 +18,8 @@ const fetchCommand: Command = {
 Reads the semantics, payout and open-role validators from the network's Marlowe reference-script UTxOs,
 checks each script's hash against the deployment this program knows, and writes them as cardano-cli
 TextEnvelopes (semantics.plutus, payout.plutus, open-role.plutus) into DIR (default
-$MARLOWE_DESK_HOME/validators/NETWORK). "serve --validators DIR" runs them on the sandbox.`,
+$MARLOWE_DESK_HOME/validators/NETWORK). "serve --validators DIR" runs them on the sandbox. --data names
+the data directory whose sandbox to read them from (with --network sandbox).`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, { ...chainOptions, out: { type: 'string' } })
     expectPositionals(this.name, positionals, [])

@@ -47,7 +47,7 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-export function isJsonObject(v: JsonValue): v is JsonObject {
+export function isJsonObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonDecimal)
 }
 

@@ -41,6 +41,13 @@ import type {
 } from './types'
 import { currentOutputOf, recordOf, transactionHeader, unsignedOf, Views } from './views'
 
+/** The PUT a stored build is submitted by. */
+function submitTargetOf(row: TxRow): SubmitTarget {
+  if (row.kind === 'create') return { kind: 'create', contractId: row.contractId ?? '' }
+  if (row.kind === 'apply') return { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
+  return { kind: 'withdraw', withdrawalId: row.txId }
+}
+
 export interface ServiceOptions {
   readonly provider: ChainProvider
   readonly store: ServiceStore
@@ -220,23 +227,41 @@ export class MarloweService {
   /**
    * A signed transaction, whoever built it (`tx submit` through a running `serve`): one of our builds goes
    * through `submit`, checked against the build and recorded as submitted; any other goes to the node as it is
-   * (the chain index then shows what it did). Resolves once the node accepted it.
+   * (the chain index then shows what it did). Resolves once the node accepted it. Safe to repeat: a transaction
+   * already submitted, or that the node refuses because it already has it, is said so instead of sent again.
    */
   async submitSigned(file: Pick<TransactionFile, 'tx' | 'txId' | 'era'>): Promise<SignedSubmission> {
-    const row = this.store.tx(file.txId)
-    const envelope = { type: txEnvelopeType(file.era), description: '', cborHex: bytesToHex(file.tx) }
-    if (row === undefined) {
-      await this.sendToNode(file.tx)
-      return { txId: file.txId }
+    const { txId } = file
+    const row = this.store.tx(txId)
+    const build = row === undefined ? undefined : submitTargetOf(row)
+    const answer = (already?: SignedSubmission['already']): SignedSubmission => ({
+      txId,
+      ...(build === undefined ? {} : { build }),
+      ...(already === undefined ? {} : { already })
+    })
+    if (row !== undefined && row.status !== 'unsigned')
+      return answer((await this.onChain(txId)) ?? { status: 'submitted' })
+    try {
+      if (build === undefined) await this.sendToNode(file.tx)
+      else await this.submit(build, { type: txEnvelopeType(file.era), description: '', cborHex: bytesToHex(file.tx) })
+      return answer()
+    } catch (e) {
+      if (!(e instanceof EngineError && e.kind === 'Forbidden')) throw e
+      const already = await this.onChain(txId)
+      if (already === undefined) throw e
+      return answer(already)
     }
-    const build: SubmitTarget =
-      row.kind === 'create'
-        ? { kind: 'create', contractId: row.contractId ?? '' }
-        : row.kind === 'apply'
-          ? { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
-          : { kind: 'withdraw', withdrawalId: row.txId }
-    await this.submit(build, envelope)
-    return { txId: file.txId, build }
+  }
+
+  /** Where the node has the transaction (in a block, or its mempool), if it does. */
+  private async onChain(txId: string): Promise<SignedSubmission['already'] | undefined> {
+    try {
+      const status = await this.provider.txStatus(txId)
+      return status.status === 'unknown' ? undefined : status
+    } catch (e) {
+      if (e instanceof ChainError) return undefined
+      throw e
+    }
   }
 
   private async nodeHas(txId: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 /** What the service operations take and return: plain data (bigints, hex, bech32, the Marlowe model). */
-import type { TxOutRef } from '../../chain/provider'
+import type { BlockPoint, TxOutRef } from '../../chain/provider'
 import type { Value } from '../../core/cardano/value'
 import type { Era } from '../../core/cardano/tx-envelope'
 import type { JsonObject } from '../../core/json/lossless'
@@ -53,10 +53,15 @@ export type SubmitTarget =
   | { readonly kind: 'apply'; readonly contractId: string; readonly transactionId: string }
   | { readonly kind: 'withdraw'; readonly withdrawalId: string }
 
-/** A signed transaction taken by the node: which of our builds it was, if one. */
+/** A signed transaction taken by the node: which of our builds it was, if one, and whether it was there already. */
 export interface SignedSubmission {
   readonly txId: string
   readonly build?: SubmitTarget
+  /** Not sent again: the node has it (in a block, or waiting), or our record says it was submitted. */
+  readonly already?:
+    | { readonly status: 'confirmed'; readonly block: BlockPoint }
+    | { readonly status: 'pending' }
+    | { readonly status: 'submitted' }
 }
 
 export interface PayoutView {
