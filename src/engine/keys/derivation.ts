@@ -3,7 +3,7 @@
  * Below the account everything is soft-derived, so the account public key alone yields every address and
  * key hash; only signing needs the account private key.
  */
-import { CSL, rootKeyFromEntropy, withCsl } from '../../csl'
+import { CSL, rootKeyFromEntropy, withCsl, withSecretCsl } from '../../csl'
 import { bytesToHex } from '../../core/bytes'
 
 export type KeyRole = 'payment' | 'change' | 'stake'
@@ -33,19 +33,28 @@ export interface AccountKeys {
   readonly xvk: Uint8Array
 }
 
+/** Every key on the way to the account's is wiped from CSL's memory; the caller zeroes the `xprv` it gets. */
 export function accountKeysFromEntropy(entropy: Uint8Array, account: number): AccountKeys {
-  return withCsl((scope) => {
+  return withSecretCsl((scope) => {
+    scope.secret(new Uint8Array(entropy))
     const root = scope.own(rootKeyFromEntropy(entropy))
+    scope.secret(root.as_bytes())
     const purpose = scope.own(root.derive(HARDENED + PURPOSE))
+    scope.secret(purpose.as_bytes())
     const coin = scope.own(purpose.derive(HARDENED + COIN_TYPE))
+    scope.secret(coin.as_bytes())
     const key = scope.own(coin.derive(HARDENED + account))
-    return { xprv: key.as_bytes(), xvk: scope.own(key.to_public()).as_bytes() }
+    // The scope zeroes what it is given: the caller's copy is another.
+    const xprv = scope.secret(key.as_bytes())
+    return { xprv: new Uint8Array(xprv), xvk: scope.own(key.to_public()).as_bytes() }
   })
 }
 
 /** The account public key of an account private key, to check a decrypted key against its wallet. */
 export function accountXvkOf(xprv: Uint8Array): Uint8Array {
-  return withCsl((scope) => scope.own(scope.own(CSL.Bip32PrivateKey.from_bytes(xprv)).to_public()).as_bytes())
+  return withSecretCsl((scope) =>
+    scope.own(scope.own(CSL.Bip32PrivateKey.from_bytes(scope.secret(new Uint8Array(xprv)))).to_public()).as_bytes()
+  )
 }
 
 /** Key hashes (hex) of indices from..from+count-1 of one role, derived from the account public key. */
