@@ -56,7 +56,20 @@ const LAYERS = {
   'src/store': ['electron', '**/chain/**', '**/engine/**', '**/server/**', ...APP],
   'src/engine': ['electron', '**/server/**', ...APP],
   'src/server': ['electron', ...APP],
-  'src/host': ['electron', ...APP.filter((folder) => folder !== '**/host/**')]
+  'src/host': ['electron', ...APP.filter((folder) => folder !== '**/host/**')],
+  // The app: the command line and the main process host the engine; the preload and the renderer reach it only
+  // through the API contract (src/api), each without the others' code.
+  // The command line has a main.ts of its own: the app's src/main is named by the relative way up to it.
+  'src/cli': ['electron', '../main/**', '../../main/**', '../../../main/**', '**/preload/**', '**/renderer/**'],
+  'src/main': ['**/cli/**', '**/preload/**', '**/renderer/**'],
+  'src/preload': [
+    ...NOT_PURE.filter((banned) => banned !== 'electron'),
+    '**/host/**',
+    '**/cli/**',
+    '**/main/**',
+    '**/renderer/**'
+  ],
+  'src/renderer': [...NOT_PURE, '**/host/**', '**/cli/**', '**/main/**', '**/preload/**']
 }
 
 const layerRules = Object.entries(LAYERS).map(([folder, banned]) => ({
