@@ -61,13 +61,18 @@ function fmt(n: number): string {
   return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2)
 }
 
+/** One decimal from 1 up; below it two significant digits, so that 60 times faster is not printed as 0.0. */
+function ratio(r: number): string {
+  return r >= 1 ? r.toFixed(1) : r.toPrecision(2)
+}
+
 export function printRows(title: string, rows: readonly Row[]): void {
   console.log(`\n## ${title}\n`)
   console.log('| benchmark | ours | peer | peer value | ratio (ours / peer) |')
   console.log('|---|---:|---|---:|---:|')
   for (const r of rows) {
     console.log(
-      `| ${r.what} | ${fmt(r.ours)} ${r.unit} | ${r.peerName} | ${fmt(r.peer)} ${r.unit} | **${(r.ours / r.peer).toFixed(1)}×** |`
+      `| ${r.what} | ${fmt(r.ours)} ${r.unit} | ${r.peerName} | ${fmt(r.peer)} ${r.unit} | **${ratio(r.ours / r.peer)}×** |`
     )
   }
 }

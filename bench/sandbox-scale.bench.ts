@@ -181,7 +181,7 @@ async function applyBuilds(dir: string): Promise<ApplyBuilds> {
 }
 
 /** Choices after a deposit, `levels` nested `When`s of three cases (the review group's contract, on sandbox wallets). */
-function largeContract(levels: number, start: bigint): Contract {
+export function largeContract(levels: number, start: bigint): Contract {
   const party = (name: 'alice' | 'bob' | 'carol'): Party => ({ type: 'Address', address: sandboxWallet(name).address })
   const day = 86_400_000n
   let next: Contract = CLOSE

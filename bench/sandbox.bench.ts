@@ -1,7 +1,9 @@
 /**
  * Sandbox throughput: build → evaluate → sign → submit cycles of a Marlowe-shaped transaction (spend the script
  * output of the previous cycle through the stand-in validator's reference script, datum in the witness set,
- * continuing output with a new datum, collateral, fee from the previous change), built with CSL in two passes.
+ * continuing output with a new datum, collateral, fee from the previous change), built with CSL in two passes:
+ * with an integer datum, and with real Marlowe datums (MarloweData of nested choices) of 1, 4 and 7.5 KB, the
+ * last making a 16 KB transaction, as a Marlowe apply near the ledger's limit is.
  *
  * Peer: the raw Blaze emulator on the same ledger and the same transactions — its own evaluator, no pre-submit
  * checks, no queue, confirmed with `awaitTransactionConfirmation` (which moves its clock 20 slots a block). The
@@ -16,7 +18,9 @@ import { toBlazeInput, toUtxo } from '../tests/chain/support/blaze-convert'
 import { RawEmulator } from '../tests/chain/support/raw-emulator'
 import { adaUtxos, ManualClock, tempDir, T0 } from '../tests/chain/support/sandbox'
 import { ADA, buildTx, intDatum, NO_UNITS } from '../tests/chain/support/txkit'
+import { encodeMarloweData } from '../src/core/marlowe/plutus/marlowe-data'
 import { printRows, type Row } from './harness'
+import { largeContract } from './sandbox-scale.bench'
 
 const WARM_UP = 20
 const CYCLES = 200
@@ -45,9 +49,33 @@ interface Start {
   readonly reference: Utxo
 }
 
+/** The datum of cycle `i`'s script output. */
+type DatumOf = (i: number) => Uint8Array
+
+/**
+ * Two Marlowe datums (MarloweData of the review group's contract, nested choices) of at least `bytes` bytes,
+ * differing in their state's time: a cycle spends one and continues with the other, so both are in its witness set.
+ */
+function marloweDatums(bytes: number): readonly [Uint8Array, Uint8Array] {
+  const datum = (levels: number, minTime: bigint): Uint8Array =>
+    encodeMarloweData({
+      params: { rolesCurrency: '' },
+      state: { accounts: [], choices: [], boundValues: [], minTime },
+      contract: largeContract(levels, T0)
+    })
+  let levels = 1
+  while (datum(levels, T0).length < bytes) levels += 1
+  return [datum(levels, T0), datum(levels, T0 + 1n)]
+}
+
 /** Locks the first script output; each call of the returned function is one measured cycle, in ms. */
-async function cycles(chain: Chain, start: Start, params: ProtocolParameters): Promise<(i: number) => Promise<number>> {
-  let datum = intDatum(0n)
+async function cycles(
+  chain: Chain,
+  start: Start,
+  params: ProtocolParameters,
+  datumOf: DatumOf
+): Promise<{ readonly cycle: (i: number) => Promise<number>; readonly txBytes: () => number }> {
+  let datum = datumOf(0)
   const lockTx = buildTx({
     params,
     inputs: [start.funds],
@@ -57,9 +85,10 @@ async function cycles(chain: Chain, start: Start, params: ProtocolParameters): P
   const lockId = await chain.submit(signWithSandboxWallets(lockTx, [alice]))
   let script = await chain.utxo({ txId: lockId, index: 0 })
   let funds = await chain.utxo({ txId: lockId, index: 1 })
-  return async (i) => {
+  let txBytes = 0
+  const cycle = async (i: number): Promise<number> => {
     const began = performance.now()
-    const next = intDatum(BigInt(i + 1))
+    const next = datumOf(i + 1)
     const build = (exUnits: ExUnits): Uint8Array =>
       buildTx({
         params,
@@ -70,11 +99,14 @@ async function cycles(chain: Chain, start: Start, params: ProtocolParameters): P
         collateral: start.collateral
       })
     const [budget] = await chain.evaluate(build(NO_UNITS))
-    const id = await chain.submit(signWithSandboxWallets(build(budget?.exUnits ?? NO_UNITS), [alice]))
+    const signed = signWithSandboxWallets(build(budget?.exUnits ?? NO_UNITS), [alice])
+    txBytes = signed.length
+    const id = await chain.submit(signed)
     ;[script, funds] = await Promise.all([chain.utxo({ txId: id, index: 0 }), chain.utxo({ txId: id, index: 1 })])
     datum = next
     return performance.now() - began
   }
+  return { cycle, txBytes: () => txBytes }
 }
 
 function timings(durations: readonly number[]): Timings {
@@ -83,8 +115,16 @@ function timings(durations: readonly number[]): Timings {
   return { perSecond: (durations.length * 1000) / total, p50: percentile(sorted, 50), p95: percentile(sorted, 95) }
 }
 
+interface Run {
+  readonly persisted: boolean
+  readonly datumOf: DatumOf
+  readonly warmUp: number
+  readonly cycles: number
+}
+
 /** Runs the two chains' cycles alternately, so load on the machine and JIT warm-up hit both alike. */
-async function measureBoth(persisted: boolean): Promise<{ ours: Timings; peer: Timings }> {
+async function measureBoth(run: Run): Promise<{ ours: Timings; peer: Timings; txBytes: number }> {
+  const persisted = run.persisted
   const clock = new ManualClock()
   const dataDir = persisted ? tempDir() : undefined
   const sandbox = SandboxProvider.open({
@@ -109,7 +149,8 @@ async function measureBoth(persisted: boolean): Promise<{ ours: Timings; peer: T
       submit: (tx) => sandbox.submit(tx)
     },
     start,
-    params
+    params,
+    run.datumOf
   )
   const peer = await cycles(
     {
@@ -119,25 +160,43 @@ async function measureBoth(persisted: boolean): Promise<{ ours: Timings; peer: T
       submit: (tx) => peerLedger.submitAndConfirm(tx)
     },
     start,
-    params
+    params,
+    run.datumOf
   )
   const durations = { ours: [] as number[], peer: [] as number[] }
-  for (let i = 0; i < WARM_UP + CYCLES; i += 1) {
-    const [o, p] = [await ours(i), await peer(i)]
-    if (i >= WARM_UP) {
+  for (let i = 0; i < run.warmUp + run.cycles; i += 1) {
+    const [o, p] = [await ours.cycle(i), await peer.cycle(i)]
+    if (i >= run.warmUp) {
       durations.ours.push(o)
       durations.peer.push(p)
     }
   }
   await sandbox.close()
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
-  return { ours: timings(durations.ours), peer: timings(durations.peer) }
+  return { ours: timings(durations.ours), peer: timings(durations.peer), txBytes: ours.txBytes() }
 }
 
+/** Marlowe datums of these sizes, with cycles fewer as they grow: the peer decodes each tx in seconds at 16 KB. */
+const MARLOWE_DATUMS = [
+  { kb: 1, warmUp: 5, cycles: 40 },
+  { kb: 4, warmUp: 2, cycles: 12 },
+  // The spent and the continuing datum both sit in the witness set: 7.5 KB each is a 16 KB transaction.
+  { kb: 7.5, warmUp: 1, cycles: 4 }
+] as const
+
 export async function benchSandbox(): Promise<void> {
-  const memory = await measureBoth(false)
-  const disk = await measureBoth(true)
+  const integer: DatumOf = (i) => intDatum(BigInt(i))
+  const memory = await measureBoth({ persisted: false, datumOf: integer, warmUp: WARM_UP, cycles: CYCLES })
+  const disk = await measureBoth({ persisted: true, datumOf: integer, warmUp: WARM_UP, cycles: CYCLES })
   const peerName = 'raw Blaze emulator 0.4.5'
+  const marlowe: Row[] = []
+  for (const { kb, warmUp, cycles: count } of MARLOWE_DATUMS) {
+    const datums = marloweDatums(kb * 1024)
+    const m = await measureBoth({ persisted: false, datumOf: (i) => datums[i % 2]!, warmUp, cycles: count })
+    const size = (datums[0].length / 1024).toFixed(1)
+    const what = `cycle p50, ${size} KB Marlowe datums spent and continued (${(m.txBytes / 1024).toFixed(1)} KB tx, ${count} cycles)`
+    marlowe.push({ what, unit: 'ms', ours: m.ours.p50, peerName, peer: m.peer.p50 })
+  }
   const rows: Row[] = [
     {
       what: 'cycles per second (in memory)',
@@ -155,7 +214,8 @@ export async function benchSandbox(): Promise<void> {
       peerName,
       peer: disk.peer.perSecond
     },
-    { what: 'cycle p95 (saved to disk after each tx)', unit: 'ms', ours: disk.ours.p95, peerName, peer: disk.peer.p95 }
+    { what: 'cycle p95 (saved to disk after each tx)', unit: 'ms', ours: disk.ours.p95, peerName, peer: disk.peer.p95 },
+    ...marlowe
   ]
   printRows(
     `Sandbox: build → evaluate → sign → submit (${CYCLES} cycles after ${WARM_UP} warm-up, a V2 reference-script spend each)`,
