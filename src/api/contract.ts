@@ -101,6 +101,10 @@ export interface ContractListItem {
   readonly nextTimeout?: bigint
   /** Listed for a wallet: what the contract waits for from it now (empty: nothing). */
   readonly awaiting?: readonly AwaitedAction[]
+  /** Listed for a wallet: the parties it is in the contract (see `ContractDetail.parties`). */
+  readonly parties?: readonly string[]
+  /** When the contract was created, POSIX ms: its creation's block on chain, else when it was built here. */
+  readonly createdAt?: bigint
 }
 
 export interface ContractDetail {
@@ -109,6 +113,11 @@ export interface ContractDetail {
   /** Runtime's Tx JSON of each input application, oldest first (unsigned and submitted ones included). */
   readonly transactions: readonly JsonObject[]
   readonly nextTimeout?: bigint
+  /**
+   * Asked for a wallet: the parties it is in the contract, `role:<name>` for each role token of the contract it
+   * holds, then each of its addresses that is an address party (empty: it is not a party).
+   */
+  readonly parties?: readonly string[]
 }
 
 export interface RoleRecipient {
@@ -257,10 +266,12 @@ export interface DeskApi {
 
   /**
    * Every contract the engine knows (built here or found on chain), newest first; for a wallet, only those in
-   * which it is a party (one of its addresses, or a role token it holds), with what each waits for from it.
+   * which it is a party (one of its addresses, or a role token it holds) and its own unsigned creations, with
+   * what each waits for from it and its parties there.
    */
   'contracts.list': { request: { walletId?: string }; response: readonly ContractListItem[] }
-  'contracts.get': { request: { contractId: string }; response: ContractDetail }
+  /** The contract, and the wallet's parties in it when given. */
+  'contracts.get': { request: { contractId: string; walletId?: string }; response: ContractDetail }
   /** What the contract accepts now (Runtime's Next JSON), for the wallet's parties when given. */
   'contracts.next': { request: { contractId: string; walletId?: string }; response: JsonObject }
   'contracts.create': { request: CreateContractRequest; response: PreparedTx }

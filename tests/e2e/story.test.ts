@@ -2,16 +2,18 @@
  * The whole story in a real browser against `marlowe-desk serve --ui` on the sandbox (issue 6, section 3):
  * first run, faucet, an escrow from the template with its roles held by three wallets, review, sign, submit,
  * confirmed; the buyer deposits and says everything is alright; the seller withdraws the payout through the
- * offline path (review bundle → Offline screen → witness file → submitted → confirmed). Screenshots of each
- * step go to out/e2e-screenshots/.
+ * offline path (review bundle → Offline screen → witness file → submitted → confirmed). Then the main screens
+ * again at 800×600 and in dark mode (issue 17). Screenshots of each step go to out/e2e-screenshots/.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sandboxWallet } from '../../src/chain/sandbox/wallets'
+import { escrow } from '../../src/core/marlowe/examples'
+import { stringifyContract } from '../../src/core/marlowe/json'
 import {
   SCREENSHOT_DIR,
   STEP_TIMEOUT_MS,
@@ -61,15 +63,89 @@ function ready(): { server: UiServer; browser: Browser; downloads: string } {
   return { server, browser, downloads }
 }
 
-async function newPage(b: Browser): Promise<{ context: BrowserContext; page: Page }> {
+/** How a page is shown: the window's size and the system's colour scheme. */
+interface Look {
+  readonly width: number
+  readonly height: number
+  readonly colorScheme: 'light' | 'dark'
+}
+
+const DESKTOP: Look = { width: 1280, height: 800, colorScheme: 'light' }
+
+async function newPage(b: Browser, look: Look = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
   const context = await b.newContext({
-    viewport: { width: 1280, height: 900 },
+    viewport: { width: look.width, height: look.height },
+    colorScheme: look.colorScheme,
     locale: 'en-US',
     timezoneId: 'UTC',
     acceptDownloads: true
   })
   context.setDefaultTimeout(STEP_TIMEOUT_MS)
   return { context, page: await context.newPage() }
+}
+
+/** Uncaught exceptions and console errors (CSP violations among them), which fail a test. */
+function collectPageErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  return errors
+}
+
+/** A contract of some 200 lines, as a user would paste it from another tool. */
+function longContractJson(): string {
+  const role = (name: string) => ({ type: 'Role', role: name }) as const
+  const day = 86_400_000n
+  const start = 1_893_456_000_000n
+  const { contract } = escrow({
+    seller: role('Seller'),
+    buyer: role('Buyer'),
+    mediator: role('Mediator'),
+    price: 25_000_000n,
+    token: { currencySymbol: '', tokenName: '' },
+    paymentDeadline: start + day,
+    complaintDeadline: start + 2n * day,
+    disputeDeadline: start + 3n * day,
+    mediationDeadline: start + 4n * day
+  })
+  return stringifyContract(contract, { indent: 2 })
+}
+
+/** What the page-side checks use of the browser (these tests compile without the DOM library). */
+interface PageElement {
+  readonly scrollWidth: number
+  readonly clientWidth: number
+  readonly className: string
+  readonly dataset: Readonly<Record<string, string | undefined>>
+}
+interface PageGlobals {
+  readonly document: {
+    readonly documentElement: PageElement
+    querySelectorAll(selector: string): Iterable<PageElement>
+  }
+  readonly navigator: { readonly clipboard: { writeText(text: string): Promise<void> } }
+  matchMedia(query: string): { readonly matches: boolean }
+}
+
+/**
+ * Elements whose content is wider than they are (a table under the next card, an error out of its card), by
+ * their test id or class: each scrolls its own content or wraps it instead.
+ */
+function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const { document } = globalThis as unknown as PageGlobals
+    const wide: string[] = []
+    const root = document.documentElement
+    if (root.scrollWidth > root.clientWidth) wide.push(`the page (${root.scrollWidth} > ${root.clientWidth} px)`)
+    for (const el of document.querySelectorAll('.card, .notice, .field-error, .page, header')) {
+      if (el.scrollWidth > el.clientWidth + 1) {
+        wide.push(`${el.dataset['testid'] ?? el.className} (${el.scrollWidth} > ${el.clientWidth} px)`)
+      }
+    }
+    return wide
+  })
 }
 
 /** Every address in the profile's browsing history (Chromium writes it out when the browser closes). */
@@ -159,12 +235,7 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
     const { server, browser, downloads } = ready()
     const { context, page } = await newPage(browser)
     const shot = screenshots(page, SCREENSHOT_DIR, 'story')
-    const pageErrors: string[] = []
-    page.on('pageerror', (e) => pageErrors.push(e.message))
-    // Uncaught exceptions and console errors (CSP violations among them) fail the story.
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text())
-    })
+    const pageErrors = collectPageErrors(page)
     const byId = (id: string) => page.getByTestId(id)
     const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name })
 
@@ -284,13 +355,31 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
       await step('escrow from the template, roles to three wallets', async () => {
         await byId('nav-new-contract').click()
         await byId('new-contract-view').waitFor()
-        // The JSON editor (CodeMirror) takes typing and checks it with the core's codec, under the strict CSP.
+        // The JSON editor (CodeMirror) takes typing and pasting and checks the text with the core's codec, under
+        // the strict CSP: a pasted contract of some 200 lines goes through the browser's own clipboard.
         await byId('tab-json').click()
-        await page.locator('[data-testid=contract-json] .cm-content').click()
+        const editor = page.locator('[data-testid=contract-json] .cm-content')
+        await editor.click()
         await page.keyboard.insertText('{"when": [], "timeout": 1')
         await waitForText(byId('contract-json-status'), /^Line 1, column 26: /)
         await page.keyboard.insertText(', "timeout_continuation": "close"}')
         await waitForText(byId('contract-json-status'), 'A valid Marlowe contract.')
+        const pasted = longContractJson()
+        expect(pasted.split('\n').length).toBeGreaterThan(150)
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin })
+        await page.evaluate(
+          (text) => (globalThis as unknown as PageGlobals).navigator.clipboard.writeText(text),
+          pasted
+        )
+        await editor.click()
+        await page.keyboard.press('Control+A')
+        await page.keyboard.press('Control+V')
+        await waitForText(byId('contract-json-status'), 'A valid Marlowe contract.')
+        expect(
+          await editor.evaluate((el) => el.closest('.cm-editor')?.querySelectorAll('.cm-line').length)
+        ).toBeGreaterThan(10)
+        expect(await page.locator('[data-testid=contract-json] .cm-lintRange-error').count()).toBe(0)
+        await shot('new-contract-pasted-json')
         await byId('tab-template').click()
         await byId('template-escrow').check()
         await byId('escrow-form').waitFor()
@@ -447,6 +536,9 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
         await waitForText(byId('payouts-panel'), 'No payouts for this wallet’s roles.')
         expect(await byId('unclaimed-payouts').count()).toBe(0)
         expect(await byId('history-item').count()).toBe(2)
+        // Each transaction by when its block was made, in local time with its zone, not by slot number.
+        await waitForText(byId('history-time'), /^\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M UTC$/)
+        expect(await byId('contract-history').textContent()).not.toContain('slot')
         await shot('contract-final')
         // What every review said Sam would gain or lose is what Sam's balance did.
         await byId('nav-wallet').click()
@@ -461,4 +553,92 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
       await context.close()
     }
   }, 240_000)
+
+  // On the story's wallets and contract: run after it, as vitest runs a file's tests in order.
+  const LOOKS: readonly Look[] = [
+    { width: 800, height: 600, colorScheme: 'light' },
+    { width: 800, height: 600, colorScheme: 'dark' },
+    { width: 1280, height: 800, colorScheme: 'dark' }
+  ]
+  for (const look of LOOKS) {
+    const name = `${look.width}x${look.height}-${look.colorScheme}`
+    test(`the main screens at ${look.width}×${look.height}, ${look.colorScheme}: nothing spills out of its card`, async () => {
+      const { server, browser, downloads } = ready()
+      const { context, page } = await newPage(browser, look)
+      const shot = screenshots(page, SCREENSHOT_DIR, `screens-${name}`)
+      const pageErrors = collectPageErrors(page)
+      const byId = (id: string) => page.getByTestId(id)
+      /** A screenshot, once the screen shows nothing wider than its card. */
+      const check = async (screen: string): Promise<void> => {
+        await shot(screen)
+        expect(await overflowing(page), screen).toEqual([])
+      }
+      try {
+        await page.goto(await server.nextLink())
+        await waitForText(byId('network-badge'), 'sandbox')
+        expect(
+          await page.evaluate(
+            () => (globalThis as unknown as PageGlobals).matchMedia('(prefers-color-scheme: dark)').matches
+          )
+        ).toBe(look.colorScheme === 'dark')
+        await byId('wallet-picker').selectOption({ label: 'Sam' })
+        await byId('nav-wallet').click()
+        await byId('wallet-utxo-table').waitFor()
+        await check('wallet')
+
+        await byId('nav-contracts').click()
+        await waitForText(byId('contract-row'), 'escrow')
+        await check('contracts')
+        // A long unbroken text in an error wraps inside its notice.
+        await byId('open-id').fill(`${'f'.repeat(64)}#${'9'.repeat(60)}x`)
+        await byId('open-id-go').click()
+        await byId('open-id-error').waitFor()
+        await check('contracts-open-id-error')
+        await byId('contract-row').getByRole('link').click()
+        await byId('contract-detail').waitFor()
+        await byId('history-time').first().waitFor()
+        await check('contract-detail')
+
+        // A mistyped address is refused in plain words.
+        await byId('nav-new-contract').click()
+        await byId('tab-template').click()
+        await byId('template-escrow').check()
+        const bobAddress = sandboxWallet('bob').address
+        await byId('role-recipient-Buyer').fill(bobAddress.slice(0, -1) + (bobAddress.endsWith('q') ? 'p' : 'q'))
+        await waitForText(page.locator('.field-error'), 'The address’s checksum is wrong')
+        await check('new-contract-address-error')
+        // A field's error names the other field by its label and its deadline as local time, not in milliseconds.
+        await byId('field-escrow-complaint').fill('2020-01-01T10:00')
+        await waitForText(
+          byId('template-error'),
+          /Check “Buyer confirms or complains before”: Must be after “Buyer pays before” \(\w{3} \d{1,2}, \d{4}, .* UTC\)\./
+        )
+        expect(await byId('new-contract-view').textContent()).not.toMatch(/complaintDeadline|paymentDeadline|\d{13}/)
+        await check('new-contract-deadline-error')
+        await byId('tab-json').click()
+        await byId('contract-json').waitFor()
+        await check('new-contract-json')
+
+        // A file that is not a transaction: said so in plain words, the engine's own in the details.
+        const notATx = join(downloads, `not-a-transaction-${name}.json`)
+        writeFileSync(notATx, JSON.stringify({ description: 'x'.repeat(400), cborHex: '84a0' }))
+        await byId('nav-offline').click()
+        await byId('offline-view').waitFor()
+        await byId('import-tx').setInputFiles(notATx)
+        await waitForText(byId('error'), 'This is not a transaction Marlowe Desk can read')
+        expect(await byId('error').locator('.notice-message').textContent()).not.toContain('TextEnvelope')
+        await check('offline-error')
+
+        await byId('nav-settings').click()
+        await byId('settings-view').waitFor()
+        await check('settings')
+        expect(pageErrors).toEqual([])
+      } catch (e) {
+        await shot('FAILED').catch(() => undefined)
+        throw e
+      } finally {
+        await context.close()
+      }
+    }, 120_000)
+  }
 })

@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest'
 import { DeskError } from '../../src/api/contract'
 import { onChoiceBetween, onDeposit, when } from '../../src/core/marlowe/examples/dsl'
 import { CLOSE, emptyState, type Contract, type Party, type Token } from '../../src/core/marlowe/types'
+import { formatTime } from '../../src/renderer/src/format/time'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ContractDetailView from '../../src/renderer/src/views/ContractDetailView.vue'
 import { FakeDesk, mountWithDesk, type FakeHandlers } from './support/desk'
@@ -71,7 +72,14 @@ describe('contract detail', () => {
     expect(wrapper.get('[data-testid=contract-id]').text()).toBe(CONTRACT_ID)
     expect(wrapper.text()).toContain(ROLES)
     expect(wrapper.get('[data-testid=next-deadline]').text()).toBe(
-      new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(Number(DEADLINE)))
+      new Intl.DateTimeFormat(undefined, {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZoneName: 'short'
+      }).format(new Date(Number(DEADLINE)))
     )
   })
 
@@ -141,6 +149,38 @@ describe('contract detail', () => {
     await wrapper.get('[data-testid=apply-timeout]').trigger('click')
     await flushPromises()
     expect(desk.requests('contracts.apply').map((r) => r.inputsJson)).toEqual(['[]'])
+  })
+
+  test('the wallet’s part and whose turn it is, with what and before when', async () => {
+    const { wrapper, desk } = await detail(NOW, {
+      'contracts.get': () => ({ ...contractDetail(CONTRACT, STATE, DEADLINE), parties: ['role:Lender'] }),
+      // Asked for no wallet, every party's steps; for the wallet, its own.
+      'contracts.next': ({ walletId }) =>
+        nextJson(CONTRACT, STATE, NOW, walletId === undefined ? [lender, borrower] : [lender])
+    })
+    expect(desk.requests('contracts.get').at(-1)).toEqual({ contractId: CONTRACT_ID, walletId: WALLET.id })
+    expect(wrapper.get('[data-testid=contract-holding]').text()).toBe('You hold: Lender.')
+    expect(wrapper.findAll('[data-testid=contract-turn]').map((p) => p.text())).toEqual([
+      `Waiting for you (Lender) to deposit 18,446,744,073,709,551,617 Gold or Borrower to choose “rate” before ` +
+        `${formatTime(DEADLINE)}.`
+    ])
+    // Only the wallet's own step is offered to act on.
+    expect(wrapper.findAll('[data-testid=deposit-action]')).toHaveLength(1)
+    expect(wrapper.findAll('[data-testid=choice-action]')).toHaveLength(0)
+  })
+
+  test('a wallet by its address; past the deadline the timeout is to do, never "nothing to do"', async () => {
+    const after = DEADLINE + 5_000n
+    const { wrapper } = await detail(after, {
+      'contracts.get': () => ({ ...contractDetail(CONTRACT, STATE, DEADLINE), parties: [WALLET.address] }),
+      'contracts.next': () => nextJson(CONTRACT, STATE, after, [lender, borrower])
+    })
+    expect(wrapper.get('[data-testid=contract-holding]').text()).toBe('You take part by your address (no role token).')
+    expect(wrapper.findAll('[data-testid=contract-turn]').map((p) => p.text())).toEqual([
+      `Its deadline, ${formatTime(DEADLINE)}, has passed: anyone, you too, can apply the timeout.`
+    ])
+    expect(wrapper.find('[data-testid=nothing-to-do]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid=apply-timeout]').exists()).toBe(true)
   })
 
   test('the wallet’s payouts of this contract can be withdrawn', async () => {

@@ -6,6 +6,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
 import type { AwaitedAction, ContractListItem } from '../../src/api/contract'
+import { formatTime } from '../../src/renderer/src/format/time'
 import ContractsView from '../../src/renderer/src/views/ContractsView.vue'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import { FakeDesk, mountWithDesk } from './support/desk'
@@ -34,7 +35,14 @@ const item = (
 
 const DEADLINE = 1_900_000_600_000n
 const localTime = (ms: bigint): string =>
-  new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(Number(ms)))
+  new Intl.DateTimeFormat(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short'
+  }).format(new Date(Number(ms)))
 
 describe('contracts list', () => {
   test('search and filter', async () => {
@@ -93,6 +101,66 @@ describe("a wallet's contracts", () => {
     expect(awaiting).toEqual([
       `Deposit 100 ada as Buyer before ${localTime(DEADLINE)}Choose “approve” before ${localTime(DEADLINE)}`,
       'Nothing now'
+    ])
+  })
+
+  test('columns for the wallet’s role, the action needed and the dates; its drafts; a passed deadline', async () => {
+    const NOW = 1_900_000_000_000n
+    const CREATED = NOW - 86_400_000n
+    const draft: ContractListItem = {
+      ...item('d', ['escrow'], false, DEADLINE, []),
+      header: { ...item('d', ['escrow'], false).header, status: 'unsigned', block: null },
+      parties: [WALLET.address],
+      createdAt: NOW - 60_000n
+    }
+    const desk = new FakeDesk({
+      'app.status': () => status(NOW),
+      'wallets.list': () => [WALLET],
+      'contracts.list': () => [
+        draft,
+        {
+          ...item('a', ['escrow'], false, DEADLINE, [
+            {
+              kind: 'deposit',
+              party: 'role:Buyer',
+              amount: 25_000_000n,
+              token: { currencySymbol: '', tokenName: '' },
+              before: DEADLINE
+            }
+          ]),
+          parties: ['role:Buyer', 'role:Mediator'],
+          createdAt: CREATED
+        },
+        { ...item('b', ['swap'], false, NOW - 1000n, []), parties: [WALLET.address], createdAt: CREATED },
+        { ...item('c', ['swap'], true, undefined, []), parties: [], createdAt: CREATED }
+      ]
+    })
+    const { wrapper, pinia } = await mountWithDesk(ContractsView, desk, { path: '/contracts' })
+    await useWalletsStore(pinia).load()
+    await flushPromises()
+    const column = (id: string) => wrapper.findAll(`[data-testid=${id}]`).map((c) => c.text())
+    expect(wrapper.findAll('th').map((th) => th.text())).toEqual([
+      'Contract',
+      'Status',
+      'Your role',
+      'Action needed',
+      'Created',
+      'Next deadline',
+      'Tags'
+    ])
+    expect(column('contract-role')).toEqual(['Your draft', 'Buyer, Mediator', 'your address', '—'])
+    expect(column('contract-awaiting')).toEqual([
+      'Sign it to open the contract',
+      `Deposit 25 ada as Buyer before ${formatTime(DEADLINE)}`,
+      // Nothing is asked of the wallet, but the deadline has passed: the timeout is there to apply.
+      'Apply the timeout: its deadline has passed',
+      'Nothing now'
+    ])
+    expect(column('contract-created')).toEqual([
+      formatTime(NOW - 60_000n),
+      formatTime(CREATED),
+      formatTime(CREATED),
+      formatTime(CREATED)
     ])
   })
 

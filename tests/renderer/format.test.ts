@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { AmountError, formatAda, formatQuantity, parseAda, parseInteger } from '../../src/renderer/src/format/amounts'
-import { fromDateTimeLocal, toDateTimeLocal } from '../../src/renderer/src/format/time'
+import {
+  formatTime,
+  fromDateTimeLocal,
+  localizeIsoTimes,
+  slotTime,
+  toDateTimeLocal
+} from '../../src/renderer/src/format/time'
 
 const TWO_53 = 2n ** 53n
 
@@ -39,5 +45,33 @@ describe('datetime-local', () => {
     expect(fromDateTimeLocal(toDateTimeLocal(ms))).toBe(ms)
     expect(fromDateTimeLocal('')).toBeUndefined()
     expect(fromDateTimeLocal('not a date')).toBeUndefined()
+  })
+})
+
+describe('times', () => {
+  // The tests run with TZ unset or set; the zone is whatever this process has, and it is always written.
+  const zone = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
+    .formatToParts(new Date(Date.UTC(2026, 10, 28, 22, 12)))
+    .find((p) => p.type === 'timeZoneName')?.value
+
+  test('a time is local, with its zone', () => {
+    const text = formatTime(BigInt(Date.UTC(2026, 10, 28, 22, 12)))
+    expect(zone).toBeDefined()
+    expect(text.endsWith(` ${zone}`)).toBe(true)
+    expect(text).toMatch(/2026/)
+  })
+
+  test('the engine’s ISO UTC times become local times, the rest of its text stays', () => {
+    const ms = BigInt(Date.UTC(2026, 10, 28, 22, 12))
+    expect(localizeIsoTimes('The transaction expired at 2026-11-28T22:12:00.000Z: the node will reject it.')).toBe(
+      `The transaction expired at ${formatTime(ms)}: the node will reject it.`
+    )
+    expect(localizeIsoTimes('no time here, slot 123')).toBe('no time here, slot 123')
+  })
+
+  test('a slot’s time comes from the tip’s, one second a slot', () => {
+    const tip = { slot: 1_000n, time: 1_800_000_000_000n }
+    expect(slotTime(940n, tip)).toBe(1_799_999_940_000n)
+    expect(slotTime(1_000n, tip)).toBe(tip.time)
   })
 })

@@ -81,6 +81,30 @@ describe('new contract', () => {
     expect(wrapper.get('[data-testid=review-summary]').text()).toContain('Opens a Marlowe contract.')
   })
 
+  test('a recipient typed for a role survives a parameter error, with no word of "no roles" meanwhile', async () => {
+    const { wrapper, desk } = await newContract()
+    const buyer = () => wrapper.get<HTMLInputElement>('[data-testid=role-recipient-Buyer]')
+    await buyer().setValue(real.wallets.bob.address)
+    await wrapper.get('[data-testid=field-escrow-price]').setValue('ten')
+    expect(wrapper.find('[data-testid=template-error]').exists()).toBe(true)
+    expect(wrapper.text()).not.toContain('no roles')
+    expect(buyer().element.value).toBe(real.wallets.bob.address)
+    await wrapper.get('[data-testid=field-escrow-price]').setValue('25')
+    expect(buyer().element.value).toBe(real.wallets.bob.address)
+    // A role renamed and named back finds its address again.
+    await wrapper.get('[data-testid=field-escrow-buyer]').setValue('Purchaser')
+    expect(wrapper.find('[data-testid=role-recipient-Buyer]').exists()).toBe(false)
+    expect(wrapper.get<HTMLInputElement>('[data-testid=role-recipient-Purchaser]').element.value).toBe(WALLET.address)
+    await wrapper.get('[data-testid=field-escrow-buyer]').setValue('Buyer')
+    await wrapper.get('[data-testid=create-review]').trigger('submit')
+    await flushPromises()
+    expect(desk.requests('contracts.create')[0]?.roles).toEqual([
+      { role: 'Seller', address: WALLET.address },
+      { role: 'Buyer', address: real.wallets.bob.address },
+      { role: 'Mediator', address: WALLET.address }
+    ])
+  })
+
   test('JSON: a contract typed in the editor, with the roles it mentions', async () => {
     const { wrapper, desk } = await newContract()
     await wrapper.get('[data-testid=tab-json]').trigger('click')

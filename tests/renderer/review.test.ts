@@ -65,8 +65,17 @@ describe('review of an escrow the engine opened', () => {
     const contractOutput = real.create.outputs[Number(real.create.marlowe.created[0]?.output)]
     expect(contractOutput).toBeDefined()
     expect(summary).toContain('Opens a Marlowe contract.')
+    // Every lovelace that leaves the wallet is named: the ada that goes with Buyer's and Seller's tokens too.
+    const withTokens = real.create.outputs
+      .filter((o) => o.address.wallet === undefined && o.value.assets.some((a) => a.policyId === real.rolesCurrency))
+      .reduce((sum, o) => sum + o.value.lovelace, 0n)
+    const [effect] = real.create.netEffect
+    expect(withTokens).toBeGreaterThan(0n)
+    expect(real.create.fee.fee + contractOutput!.value.lovelace + withTokens).toBe(effect!.lovelace)
     expect(summary).toContain(
-      `You pay a ${formatAda(real.create.fee.fee)} fee and deposit ${formatAda(contractOutput!.value.lovelace)} into the contract`
+      `You pay a ${formatAda(real.create.fee.fee)} fee and deposit ${formatAda(contractOutput!.value.lovelace)} ` +
+        `into the contract (returned when it closes), and send ${formatAda(withTokens)} with the role tokens to ` +
+        `their holders: ${formatAda(effect!.lovelace)} leaves your wallet in all.`
     )
     const { alice, bob } = real.wallets
     expect(summary).toContain('Mints 3 role tokens:')
@@ -173,6 +182,12 @@ describe('review of a deposit into it', () => {
     const { wrapper } = await reviewScreen(real.deposit, 'apply', wallet('alice', false))
     expect(wrapper.get('[data-testid=review-summary]').text()).toContain(
       `In the contract, Buyer deposits ${formatAda(real.price)} into Seller’s account.`
+    )
+    const [effect] = real.deposit.netEffect
+    expect(effect!.lovelace).toBe(real.deposit.fee.fee + real.price)
+    expect(wrapper.get('[data-testid=review-summary]').text()).toContain(
+      `You pay a ${formatAda(real.deposit.fee.fee)} fee and deposit ${formatAda(real.price)} into the contract: ` +
+        `${formatAda(effect!.lovelace)} leaves your wallet in all.`
     )
     await wrapper.get('[data-testid=tab-marlowe]').trigger('click')
     const step = wrapper.get('[data-testid=marlowe-step]').text()

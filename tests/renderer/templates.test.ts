@@ -93,19 +93,54 @@ describe('template forms', () => {
     expect(last()?.roles).toEqual(['Buyer', 'Mediator'])
   })
 
-  test('a parameter the core rejects is shown beside its field, and nothing is built', async () => {
+  test('a parameter the core rejects is shown beside its field, in the form’s words, and nothing is built', async () => {
     const { wrapper, last } = mountForm(EscrowForm)
     await wrapper.get('[data-testid=field-escrow-complaint]').setValue(toDateTimeLocal(NOW + HOUR))
     expect(last()).toBeUndefined()
+    // The other field by its label and its deadline as local time, not the core's parameter names and milliseconds.
     expect(wrapper.get('#escrow-complaint-note').text()).toBe(
-      'Must be after paymentDeadline (' + at(HOUR) + ' <= ' + at(DAY) + ').'
+      `Must be after “Buyer pays before” (${formatTime(at(DAY))}).`
     )
-    expect(wrapper.get('[data-testid=template-error]').text()).toContain('complaintDeadline')
+    expect(wrapper.get('[data-testid=template-error]').text()).toBe(
+      `Check “Buyer confirms or complains before”: Must be after “Buyer pays before” (${formatTime(at(DAY))}).`
+    )
+    expect(wrapper.text()).not.toMatch(/complaintDeadline|paymentDeadline|\d{13}/)
+
+    await wrapper.get('[data-testid=field-escrow-complaint]').setValue(toDateTimeLocal(NOW + 2n * DAY))
+    await wrapper.get('[data-testid=field-escrow-price]').setValue('0')
+    expect(wrapper.get('#escrow-price-note').text()).toBe('Must be more than zero.')
 
     await wrapper.get('[data-testid=field-escrow-complaint]').setValue(toDateTimeLocal(NOW + 2n * DAY))
     await wrapper.get('[data-testid=field-escrow-price]').setValue('1.2345678')
     expect(last()).toBeUndefined()
     expect(wrapper.get('#escrow-price-note').text()).toBe('Ada has at most six decimals.')
+  })
+
+  test('the core’s other reasons read in plain words: parties by their label, no base units', async () => {
+    const escrowForm = mountForm(EscrowForm)
+    const mediator = escrowForm.wrapper.get('[data-testid=field-escrow-mediator]')
+    await mediator.setValue('Seller')
+    expect(escrowForm.wrapper.get('[data-testid=template-error]').text()).toBe(
+      'Check “Mediator”: Must differ from “Seller”.'
+    )
+    await mediator.setValue('')
+    expect(escrowForm.wrapper.get('[data-testid=template-error]').text()).toBe(
+      'Check “Mediator”: Enter the role’s name.'
+    )
+
+    const vestingForm = mountForm(VestingForm)
+    await vestingForm.wrapper.get('[data-testid=field-vesting-periods]').setValue('12')
+    await vestingForm.wrapper.get('[data-testid=field-vesting-total]').setValue('0.000011')
+    expect(vestingForm.wrapper.get('[data-testid=template-error]').text()).toBe(
+      'Check “Total amount”: Must be large enough to vest some in each of the 12 periods.'
+    )
+
+    const swapForm = mountForm(SwapForm)
+    await swapForm.wrapper.get('[data-testid=field-swap-second-token-policy]').setValue(POLICY)
+    await swapForm.wrapper.get('[data-testid=field-swap-second-deadline]').setValue(toDateTimeLocal(NOW))
+    expect(swapForm.wrapper.get('[data-testid=template-error]').text()).toBe(
+      `Check “Deposits before (second side)”: Must not be before “Deposits before (first side)” (${formatTime(at(DAY))}).`
+    )
   })
 
   test('swap of ada for a native token', async () => {
@@ -131,7 +166,7 @@ describe('template forms', () => {
     expect(last()).toBeUndefined()
     expect(wrapper.get('#swap-second-token-note').text()).toBe('Enter the token’s policy id, or choose Ada.')
     expect(wrapper.get('[data-testid=template-error]').text()).toBe(
-      'Check “second.token”: Enter the token’s policy id, or choose Ada.'
+      'Check “Gives (second side)”: Enter the token’s policy id, or choose Ada.'
     )
     // A name alone is not a token either.
     await wrapper.get('[data-testid=field-swap-second-token-name]').setValue('DJED')

@@ -24,7 +24,7 @@ export interface SandboxControls {
 }
 
 /** The stored builds, by tx id and by contract (the service store fits). */
-export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract'>
+export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract' | 'txsWithStatus'>
 
 export interface DeskOptions {
   readonly service: MarloweService

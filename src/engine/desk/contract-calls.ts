@@ -3,13 +3,17 @@
  * headers, answered in Runtime's resource JSON, and every build returned with its review.
  */
 import type { AwaitedAction, ContractListItem, RoleRecipient } from '../../api/contract'
+import type { EraSummary } from '../../chain/provider'
+import { decodeTransaction } from '../../core/cardano/tx'
 import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject } from '../../core/json/lossless'
+import { contractFacts } from '../../core/marlowe/analysis'
 import { MarloweJsonError, parseContract, parseInputs } from '../../core/marlowe/json'
 import { nextTimeout } from '../../core/marlowe/timeouts'
 import type { Contract, Input, Party } from '../../core/marlowe/types'
 import type { TxRow } from '../../store/service-store'
 import { parseRef, type RolesConfig } from '../build'
 import { transactionMetadataFromJson } from '../build/metadata'
+import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
 import {
   contractHeaderJson,
@@ -24,6 +28,7 @@ import { readableRows } from '../service/unreadable'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
+import type { WalletParties } from './wallets'
 
 type ContractCall =
   | 'contracts.list'
@@ -119,15 +124,43 @@ function nextInterval(view: ContractView, from: bigint): { from: bigint; to: big
   return { from, to }
 }
 
-interface WalletParties {
-  readonly addresses: readonly string[]
-  readonly roles: readonly { readonly policyId: string; readonly role: string }[]
-}
-
-const listItem = (view: ContractView): ContractListItem =>
-  withTimeout({ header: contractHeaderJson(view), closed: view.current === undefined }, pendingTimeout(view))
+const listItem = (view: ContractView, createdAt: bigint | undefined): ContractListItem =>
+  withTimeout(
+    {
+      header: contractHeaderJson(view),
+      closed: view.current === undefined,
+      ...(createdAt === undefined ? {} : { createdAt })
+    },
+    pendingTimeout(view)
+  )
 
 const partyText = (p: Party): string => (p.type === 'Role' ? `role:${p.role}` : p.address)
+
+/** The creating transaction's id: a contract's id is that transaction's output. */
+const createTxId = (view: ContractView): string => view.contractId.slice(0, 64)
+
+/** The wallet's parties in the contract: its role tokens of it (`role:<name>`), then its addresses that are parties. */
+function partiesOf(view: ContractView, wallet: WalletParties): string[] {
+  const roles = view.rolesCurrency === '' ? [] : wallet.roles.filter((r) => r.policyId === view.rolesCurrency)
+  const addresses = contractFacts(view.initialContract, view.initialState).addresses
+  return [...roles.map((r) => `role:${r.role}`), ...addresses.filter((a) => wallet.addresses.includes(a))]
+}
+
+/** Whether an unsigned creation is the wallet's: it spends an output the wallet holds (still unspent, as unsigned). */
+function builtBy(view: ContractView, wallet: WalletParties): boolean {
+  if (view.unsigned === undefined) return false
+  return decodeTransaction(view.unsigned.tx).body.inputs.some((i) => wallet.utxoRefs.has(`${i.txId}#${i.index}`))
+}
+
+/** POSIX ms of a slot, when the chain's eras cover it. */
+function slotTime(eras: readonly EraSummary[], slot: bigint): bigint | undefined {
+  try {
+    return new SlotClock(eras, slot, 0n).slotToTime(slot)
+  } catch (e) {
+    if (e instanceof EngineError) return undefined
+    throw e
+  }
+}
 
 /** The deposits and choices the contract accepts now from the wallet's own parties. */
 function awaitedFrom(service: MarloweService, view: ContractView, wallet: WalletParties, now: bigint): AwaitedAction[] {
@@ -167,28 +200,60 @@ function awaitedFrom(service: MarloweService, view: ContractView, wallet: Wallet
 export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   const { service, store, wallets, progress } = ctx
 
+  /** When each contract was created: its creation's block time on chain, else when it was built. */
+  async function creationTimes(): Promise<(view: ContractView) => bigint | undefined> {
+    const eras = await ctx.provider.eraSummaries()
+    return (view) => {
+      if (view.block !== undefined) return slotTime(eras, view.block.slot)
+      const built = store.tx(createTxId(view))?.createdAt
+      return built === undefined ? undefined : BigInt(built)
+    }
+  }
+
   return {
     // Every contract in the store (or the wallet's), whatever its status (a just-submitted one too), newest first.
     'contracts.list': async ({ walletId }) => {
-      if (walletId === undefined) return service.storedContracts().map(listItem)
-      const wallet: WalletParties = {
-        addresses: await wallets.fundAddresses(walletId),
-        roles: await wallets.heldTokens(walletId)
-      }
+      const createdAt = await creationTimes()
+      if (walletId === undefined) return service.storedContracts().map((view) => listItem(view, createdAt(view)))
+      const wallet = await wallets.parties(walletId)
       const now = await ctx.chainTime()
-      return service
+      // Unsigned creations are drafts: listed for the wallet that built them only, whoever they name as parties.
+      const asParty = service
         .storedContracts({ partyAddresses: wallet.addresses, partyRoles: wallet.roles })
-        .map((view) => ({ ...listItem(view), awaiting: awaitedFrom(service, view, wallet, now) }))
+        .filter((view) => view.status !== 'unsigned' || builtBy(view, wallet))
+      const listed = new Set(asParty.map((view) => view.contractId))
+      const drafts = store
+        .txsWithStatus('unsigned')
+        .flatMap((row) => (row.kind === 'create' && row.contractId !== undefined ? [row.contractId] : []))
+        .filter((id) => !listed.has(id))
+        .map((id) => service.getContract(id))
+        .filter((view) => builtBy(view, wallet))
+      const built = (view: ContractView): number => store.tx(createTxId(view))?.createdAt ?? 0
+      return [...asParty, ...drafts]
+        .sort((a, b) => built(b) - built(a))
+        .map((view) => ({
+          ...listItem(view, createdAt(view)),
+          awaiting: awaitedFrom(service, view, wallet, now),
+          parties: partiesOf(view, wallet)
+        }))
     },
 
-    'contracts.get': async ({ contractId }) => {
+    'contracts.get': async ({ contractId, walletId }) => {
       const view = service.getContract(contractId)
+      const wallet = walletId === undefined ? undefined : await wallets.parties(walletId)
       const applied = store
         .txsOfContract(view.contractId)
         .filter((t) => t.kind === 'apply')
         .sort(chainOrder)
       const transactions = readableRows(applied, (t) => txJson(service.getTransaction(view.contractId, t.txId)))
-      return withTimeout({ state: contractStateJson(view), transactions }, pendingTimeout(view))
+      return withTimeout(
+        {
+          state: contractStateJson(view),
+          transactions,
+          ...(wallet === undefined ? {} : { parties: partiesOf(view, wallet) })
+        },
+        pendingTimeout(view)
+      )
     },
 
     'contracts.next': async ({ contractId, walletId }) => {

@@ -48,7 +48,7 @@ export const REQUEST_SCHEMAS: Schemas = {
   'sandbox.advance': z.strictObject({ toTime: z.bigint().nonnegative() }),
 
   'contracts.list': z.strictObject({ walletId: walletId.exactOptional() }),
-  'contracts.get': z.strictObject({ contractId: outRef }),
+  'contracts.get': z.strictObject({ contractId: outRef, walletId: walletId.exactOptional() }),
   'contracts.next': z.strictObject({ contractId: outRef, walletId: walletId.exactOptional() }),
   'contracts.create': z.strictObject({
     walletId,

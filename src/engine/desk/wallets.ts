@@ -53,6 +53,26 @@ function compareRefs(a: string, b: string): number {
   return ta.localeCompare(tb) || Number(ia) - Number(ib)
 }
 
+export interface WalletParties {
+  readonly addresses: readonly string[]
+  readonly roles: readonly { readonly policyId: string; readonly role: string }[]
+  /** The outputs it holds now, "txid#index": a build that spends one of them is the wallet's. */
+  readonly utxoRefs: ReadonlySet<string>
+}
+
+function roleTokensIn(utxos: readonly Utxo[]): { policyId: string; role: string }[] {
+  const held = new Map<string, { policyId: string; role: string }>()
+  for (const u of utxos) {
+    for (const [policyId, names] of Object.entries(u.value.assets)) {
+      for (const [assetName, quantity] of Object.entries(names)) {
+        const role = utf8DecodeStrict(hexToBytes(assetName))
+        if (quantity > 0n && role !== undefined) held.set(`${policyId}.${assetName}`, { policyId, role })
+      }
+    }
+  }
+  return [...held.values()]
+}
+
 export class Wallets {
   constructor(
     private readonly keystore: Keystore,
@@ -112,16 +132,18 @@ export class Wallets {
 
   /** Every token the wallet holds whose name is text, as a (policy, role) pair: the role tokens it may hold. */
   async heldTokens(walletId: string): Promise<{ policyId: string; role: string }[]> {
-    const held = new Map<string, { policyId: string; role: string }>()
-    for (const u of await this.utxos(walletId)) {
-      for (const [policyId, names] of Object.entries(u.value.assets)) {
-        for (const [assetName, quantity] of Object.entries(names)) {
-          const role = utf8DecodeStrict(hexToBytes(assetName))
-          if (quantity > 0n && role !== undefined) held.set(`${policyId}.${assetName}`, { policyId, role })
-        }
-      }
+    return roleTokensIn(await this.utxos(walletId))
+  }
+
+  /** Where the wallet stands in contracts, read from one look at its outputs: its addresses, role tokens, outputs. */
+  async parties(walletId: string): Promise<WalletParties> {
+    const addresses = await this.fundAddresses(walletId)
+    const utxos = await this.provider.utxosAt(addresses)
+    return {
+      addresses,
+      roles: roleTokensIn(utxos),
+      utxoRefs: new Set(utxos.map((u) => `${u.ref.txId}#${u.ref.index}`))
     }
-    return [...held.values()]
   }
 
   /** Every wallet, as a review recognises it: its addresses and keys, named by its id. */

@@ -200,7 +200,8 @@ describe('an escrow from creation to withdrawal', () => {
       {
         header: expect.objectContaining({ contractId, status: 'confirmed' }),
         closed: false,
-        nextTimeout: T0 + DAY
+        nextTimeout: T0 + DAY,
+        createdAt: expect.any(BigInt)
       }
     ])
     // Carol paid the fee and the min-UTxO deposit; the tokens reached their holders.
@@ -214,6 +215,8 @@ describe('an escrow from creation to withdrawal', () => {
         header: expect.objectContaining({ contractId, status: 'confirmed' }),
         closed: false,
         nextTimeout: T0 + DAY,
+        createdAt: expect.any(BigInt),
+        parties: ['role:Buyer'],
         awaiting: [
           {
             kind: 'deposit',

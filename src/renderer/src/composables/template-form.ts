@@ -1,7 +1,7 @@
 /** A template form's state: the draft being edited, the contract it builds (or the field at fault), and its emit. */
 import { computed, reactive, watch, type ComputedRef } from 'vue'
 import type { ExampleContract } from '../../../core/marlowe/examples'
-import { tryBuild, type BuildResult } from '../templates/drafts'
+import { tryBuild, type BuildResult, type FieldLabels } from '../templates/drafts'
 
 export interface TemplateForm<D> {
   readonly draft: D
@@ -13,10 +13,11 @@ export interface TemplateForm<D> {
 export function useTemplateForm<D extends object>(
   initial: D,
   build: (draft: D) => ExampleContract,
-  onBuilt: (built: ExampleContract | undefined) => void
+  onBuilt: (built: ExampleContract | undefined) => void,
+  labels: FieldLabels
 ): TemplateForm<D> {
   const draft = reactive(initial) as D
-  const result = computed(() => tryBuild(() => build(draft)))
+  const result = computed(() => tryBuild(() => build(draft), labels))
   watch(result, (r) => onBuilt(r.ok ? r.built : undefined), { immediate: true })
   const errorFor = (field: string): string | undefined => {
     const r = result.value

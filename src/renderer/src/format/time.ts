@@ -1,7 +1,15 @@
 /** POSIX milliseconds (bigints) shown as local time, and the `datetime-local` inputs that edit them. */
 import { isoUtc, MAX_DATE_MS } from '../../../core/time'
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+// The zone is always written: a deadline read on one machine may be acted on from another.
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short'
+})
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' })
 
 function asDate(ms: bigint): Date | undefined {
@@ -12,6 +20,21 @@ export function formatTime(ms: bigint): string {
   const date = asDate(ms)
   // Past a Date's range (±275,000 years) no local calendar applies: the UTC date, whatever the year.
   return date === undefined ? `${isoUtc(ms)} (UTC)` : dateTime.format(date)
+}
+
+/** A slot's POSIX ms from the chain's tip: every era since Shelley, on every network, has one-second slots. */
+export function slotTime(slot: bigint, tip: { readonly slot: bigint; readonly time: bigint }): bigint {
+  return tip.time + (slot - tip.slot) * 1000n
+}
+
+const ISO_UTC = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?Z\b/g
+
+/** Text from the engine with its ISO-8601 UTC times ("2026-11-28T22:12:00.000Z") rewritten as local times. */
+export function localizeIsoTimes(text: string): string {
+  return text.replace(ISO_UTC, (iso) => {
+    const ms = Date.parse(iso)
+    return Number.isNaN(ms) ? iso : formatTime(BigInt(ms))
+  })
 }
 
 const UNITS: ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]> = [

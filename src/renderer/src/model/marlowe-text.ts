@@ -111,7 +111,8 @@ export function inputText(input: Input, own?: OwnAddresses): string {
     case 'IChoice':
       return `${partyText(c.choice.owner, own)} chooses ${formatQuantity(c.chosen)} for “${c.choice.name}”`
     case 'INotify':
-      return 'the contract is notified'
+      // Read after "In the contract, " in the review and alone in the history, so it names no subject twice.
+      return 'a notification is sent'
   }
 }
 

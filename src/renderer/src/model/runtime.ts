@@ -60,6 +60,10 @@ export interface ContractSummary extends ContractHeaderView {
   readonly nextTimeout?: bigint
   /** Listed for a wallet: what the contract waits for from it. */
   readonly awaiting?: readonly AwaitedAction[]
+  /** Listed for a wallet: the parties it is in the contract (`role:<name>` or an address). */
+  readonly parties?: readonly string[]
+  /** POSIX ms. */
+  readonly createdAt?: bigint
 }
 
 export interface ContractStateView extends ContractHeaderView {
@@ -161,7 +165,9 @@ export function readContractSummary(item: ContractListItem): ContractSummary {
     ...header,
     closed: item.closed,
     ...(item.nextTimeout === undefined ? {} : { nextTimeout: item.nextTimeout }),
-    ...(item.awaiting === undefined ? {} : { awaiting: item.awaiting })
+    ...(item.awaiting === undefined ? {} : { awaiting: item.awaiting }),
+    ...(item.parties === undefined ? {} : { parties: item.parties }),
+    ...(item.createdAt === undefined ? {} : { createdAt: item.createdAt })
   }
 }
 

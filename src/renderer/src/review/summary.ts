@@ -68,15 +68,93 @@ function stepSentence(step: MarloweStepView, own: OwnAddresses | undefined): str
   return `${what}${pays}${r.closes ? '; then the contract closes' : ''}.`
 }
 
+/** Where the ada that leaves the paying wallets goes (positive) or comes from (negative), by kind. */
+interface Flows {
+  contract: bigint
+  payouts: bigint
+  roleTokens: bigint
+  others: bigint
+  rewards: bigint
+}
+
+/**
+ * What the paying wallets (those whose inputs are spent) pay in all, part by part, so that the parts add up
+ * exactly to their net effect: the fee, what goes into or comes out of the contract, the ada that travels with
+ * role tokens to other holders, and what goes to or comes from anyone else.
+ */
 function cost(review: TxReview): string {
-  const deposit = review.marlowe.created.reduce(
-    (sum, c) => sum + (review.outputs[Number(c.output)]?.value.lovelace ?? 0n),
-    0n
-  )
-  const fee = `You pay a ${formatAda(review.fee.fee)} fee`
-  return deposit > 0n
-    ? `${fee} and deposit ${formatAda(deposit)} into the contract (returned when it closes).`
-    : `${fee}.`
+  const fee = formatAda(review.fee.fee)
+  const payers = new Set(review.inputs.flatMap((i) => (i.owner === 'own' && i.wallet !== undefined ? [i.wallet] : [])))
+  if (payers.size === 0) {
+    const unread = review.inputs.some((i) => !i.resolved)
+    return unread ? `The fee is ${fee}.` : `The fee is ${fee}; none of your wallets pays for this transaction.`
+  }
+  const total = review.netEffect.reduce((sum, e) => (payers.has(e.wallet) ? sum + e.lovelace : sum), 0n)
+  const flows = paidFlows(review, payers)
+  const rest = total - review.fee.fee - flows.contract - flows.payouts - flows.roleTokens - flows.others - flows.rewards
+  const opens = review.marlowe.created.length > 0
+  const parts: string[] = [`pay a ${fee} fee`]
+  if (flows.contract > 0n) {
+    const returned = opens ? ' (returned when it closes)' : ''
+    parts.push(`deposit ${formatAda(flows.contract)} into the contract${returned}`)
+  }
+  if (flows.contract < 0n) parts.push(`receive ${formatAda(-flows.contract)} from the contract`)
+  if (flows.payouts < 0n) parts.push(`withdraw ${formatAda(-flows.payouts)} of payouts`)
+  if (flows.roleTokens > 0n) parts.push(`send ${formatAda(flows.roleTokens)} with the role tokens to their holders`)
+  if (flows.others > 0n) parts.push(`send ${formatAda(flows.others)} to other addresses`)
+  if (flows.others < 0n) parts.push(`receive ${formatAda(-flows.others)} from other addresses`)
+  if (flows.rewards < 0n) parts.push(`withdraw ${formatAda(-flows.rewards)} of staking rewards`)
+  if (rest > 0n) parts.push(`pay ${formatAda(rest)} more for ledger deposits or inputs this review could not read`)
+  if (rest < 0n) parts.push(`get back ${formatAda(-rest)} from ledger deposits or inputs this review could not read`)
+  const [first, second, ...more] = parts
+  const listed = [second === undefined ? first : `${first} and ${second}`, ...more].join(', and ')
+  if (parts.length === 1) return `You ${listed}.`
+  const wallet = payers.size === 1 ? 'your wallet' : 'your wallets'
+  const inAll =
+    total > 0n
+      ? `${formatAda(total)} leaves ${wallet} in all`
+      : total < 0n
+        ? `${wallet} receive${payers.size === 1 ? 's' : ''} ${formatAda(-total)} in all`
+        : `${wallet} end${payers.size === 1 ? 's' : ''} up where ${payers.size === 1 ? 'it' : 'they'} started`
+  return `You ${listed}: ${inAll}.`
+}
+
+/** Every output and input that is not the payers', by where it goes or comes from; rewards withdrawn to them. */
+function paidFlows(review: TxReview, payers: ReadonlySet<string>): Flows {
+  const flows: Flows = { contract: 0n, payouts: 0n, roleTokens: 0n, others: 0n, rewards: 0n }
+  const rolesCurrencies = new Set([
+    ...review.marlowe.created.map((c) => c.rolesCurrency),
+    ...review.marlowe.steps.flatMap((s) => (s.rolesCurrency === undefined ? [] : [s.rolesCurrency]))
+  ])
+  // Addresses the contract pays in this transaction: those outputs come out of the contract, not the wallet.
+  const paidByContract = new Set<string>()
+  for (const step of review.marlowe.steps) {
+    if (step.result.type !== 'success') continue
+    step.result.payments.forEach((p, i) => {
+      const payment = readPayment(p, `payments[${i}]`)
+      if (payment.to.type === 'Party' && payment.to.party.type === 'Address')
+        paidByContract.add(payment.to.party.address)
+    })
+  }
+  const isPayers = (wallet: string | undefined): boolean => wallet !== undefined && payers.has(wallet)
+  for (const o of review.outputs) {
+    if (isPayers(o.address.wallet)) continue
+    const lovelace = o.value.lovelace
+    if (o.address.scriptName === 'marlowe-semantics' || o.address.scriptName === 'marlowe-payout') {
+      flows.contract += lovelace
+    } else if (paidByContract.has(o.address.text)) flows.contract += lovelace
+    else if (o.value.assets.some((a) => rolesCurrencies.has(a.policyId))) flows.roleTokens += lovelace
+    else flows.others += lovelace
+  }
+  for (const i of review.inputs) {
+    if (isPayers(i.wallet) || i.value === undefined) continue
+    const scriptName = i.address?.scriptName
+    if (scriptName === 'marlowe-semantics') flows.contract -= i.value.lovelace
+    else if (scriptName === 'marlowe-payout') flows.payouts -= i.value.lovelace
+    else flows.others -= i.value.lovelace
+  }
+  for (const w of review.withdrawals) if (isPayers(w.address.wallet)) flows.rewards -= w.amount
+  return flows
 }
 
 function mintSentences(review: TxReview, mint: MintView, names: WalletNames): string[] {

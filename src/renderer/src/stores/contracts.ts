@@ -21,7 +21,12 @@ export interface OpenContract {
   readonly contractId: string
   readonly state: ContractStateView
   readonly history: readonly ContractTxView[]
+  /** What the selected wallet's parties can do now. */
   readonly next?: NextStepsView
+  /** What every party can do now: whose turn it is. */
+  readonly turn?: NextStepsView
+  /** The selected wallet's parties in the contract (`role:<name>` or an address). */
+  readonly parties?: readonly string[]
   /** Payouts of this contract the selected wallet can withdraw. */
   readonly payouts: readonly PayoutItem[]
 }
@@ -42,23 +47,30 @@ export const useContractsStore = defineStore('contracts', () => {
   async function open(contractId: string): Promise<void> {
     if (current.value?.contractId !== contractId) current.value = undefined
     const walletId = wallets.selected?.id
-    const detail = await desk['contracts.get']({ contractId })
+    const detail = await desk['contracts.get'](walletId === undefined ? { contractId } : { contractId, walletId })
     const state = readContractState(detail)
     const history = detail.transactions.map((t, i) => readContractTx(t, `transactions[${i}]`))
     // A closed contract accepts nothing; a contract still being created is not on chain to ask.
-    const next =
-      state.currentContract === undefined || state.status !== 'confirmed'
-        ? undefined
-        : readNextSteps(
-            await desk['contracts.next'](walletId === undefined ? { contractId } : { contractId, walletId })
-          )
+    const acts = state.currentContract !== undefined && state.status === 'confirmed'
+    const next = acts
+      ? readNextSteps(await desk['contracts.next'](walletId === undefined ? { contractId } : { contractId, walletId }))
+      : undefined
+    const turn = acts && walletId !== undefined ? readNextSteps(await desk['contracts.next']({ contractId })) : next
     const payouts =
       walletId === undefined
         ? []
         : (await desk['payouts.list']({ walletId }))
             .map((p, i) => readPayout(p, `payouts[${i}]`))
             .filter((p) => p.contractId === contractId && (p.status === undefined || p.status === 'available'))
-    current.value = { contractId, state, history, payouts, ...(next === undefined ? {} : { next }) }
+    current.value = {
+      contractId,
+      state,
+      history,
+      payouts,
+      ...(next === undefined ? {} : { next }),
+      ...(turn === undefined ? {} : { turn }),
+      ...(detail.parties === undefined ? {} : { parties: detail.parties })
+    }
   }
 
   function create(request: Omit<CreateContractRequest, 'walletId'>): Promise<PreparedTx> {

@@ -96,8 +96,10 @@ export const useWalletsStore = defineStore('wallets', () => {
   }
 
   function select(id: string): void {
+    // The wallet in use chosen again (it may have been in use by default) keeps its balance: the wallet view reads
+    // a balance anew only when the wallet changes.
+    if (selected.value?.id !== id) balance.value = undefined
     selectedId.value = id
-    balance.value = undefined
   }
 
   function added(wallet: WalletSummary): WalletSummary {

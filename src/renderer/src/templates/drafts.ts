@@ -6,7 +6,8 @@
 import { ExampleParameterError, type ExampleContract } from '../../../core/marlowe/examples'
 import type { Party, Token } from '../../../core/marlowe/types'
 import { AmountError, parseAda, parseInteger } from '../format/amounts'
-import { fromDateTimeLocal, toDateTimeLocal } from '../format/time'
+import { formatTime, fromDateTimeLocal, toDateTimeLocal } from '../format/time'
+import { plainAddressReason } from '../model/address'
 
 export interface PartyDraft {
   kind: 'role' | 'address'
@@ -99,18 +100,69 @@ export function toDuration(field: string, d: DurationDraft): bigint {
 
 export type BuildResult =
   | { readonly ok: true; readonly built: ExampleContract }
-  | { readonly ok: false; readonly field: string; readonly message: string }
+  | { readonly ok: false; readonly field: string; readonly label: string; readonly message: string }
 
-/** Runs a builder, turning a field's error (ours or the core's) into a result for the form. */
-export function tryBuild(build: () => ExampleContract): BuildResult {
+/** A template's parameters (dotted paths, as the core's errors name them) → the labels its form shows. */
+export type FieldLabels = Readonly<Record<string, string>>
+
+/** Runs a builder, turning a field's error (ours or the core's) into a result for the form, in the form's words. */
+export function tryBuild(build: () => ExampleContract, labels: FieldLabels): BuildResult {
+  const failed = (field: string, message: string): BuildResult => ({
+    ok: false,
+    field,
+    label: labels[field] ?? field,
+    message
+  })
   try {
     return { ok: true, built: build() }
   } catch (e) {
-    if (e instanceof FieldError) return { ok: false, field: e.field, message: e.message }
+    if (e instanceof FieldError) return failed(e.field, e.message)
     if (e instanceof ExampleParameterError) {
       const reason = e.message.startsWith(`${e.parameter}: `) ? e.message.slice(e.parameter.length + 2) : e.message
-      return { ok: false, field: e.parameter, message: reason.charAt(0).toUpperCase() + reason.slice(1) + '.' }
+      return failed(e.parameter, plainReason(reason, labels))
     }
     throw e
   }
+}
+
+const quoted = (labels: FieldLabels, parameter: string): string => `“${labels[parameter] ?? parameter}”`
+
+/** A deadline the core compared with, as local time (the core writes POSIX milliseconds). */
+const timeOf = (ms: string): string => formatTime(BigInt(ms))
+
+/**
+ * The core's reasons (src/core/marlowe/examples/parameters.ts, worded for the command line: parameter names,
+ * raw milliseconds and base units) in the form's words; any other reason is shown as the core wrote it.
+ */
+const REASONS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray, labels: FieldLabels) => string]> = [
+  [/^must be after (\S+) \(-?\d+ <= (-?\d+)\)$/, (m, l) => `Must be after ${quoted(l, m[1]!)} (${timeOf(m[2]!)}).`],
+  [
+    /^must not be before (\S+) \(-?\d+ < (-?\d+)\)$/,
+    (m, l) => `Must not be before ${quoted(l, m[1]!)} (${timeOf(m[2]!)}).`
+  ],
+  [/^must differ from (\S+)$/, (m, l) => `Must differ from ${quoted(l, m[1]!)}.`],
+  [/^must be positive, got -?\d+$/, () => 'Must be more than zero.'],
+  [/^must not be negative, got -?\d+$/, () => 'Must not be negative.'],
+  [/^must be between 1 and (\d+), got -?\d+$/, (m) => `Must be between 1 and ${m[1]!}.`],
+  [/^must be a POSIX time in milliseconds/, () => 'Choose a date and time after 1 January 1970.'],
+  [/^role name must not be empty$/, () => 'Enter the role’s name.'],
+  [
+    /^(role name|token name) is (\d+) bytes of UTF-8, at most (\d+) allowed$/,
+    (m) => `The ${m[1]!} is too long: ${m[2]!} bytes, at most ${m[3]!}.`
+  ],
+  [/^currency symbol must be/, () => 'A policy id is 56 characters, 0–9 and a–f.'],
+  [/^address must be written as (\S+)$/, (m) => `Write the address in lower case: ${m[1]!}.`],
+  [
+    /^must be at least \S+ \((\d+)\) so every tranche is positive$/,
+    (m) => `Must be large enough to vest some in each of the ${m[1]!} periods.`
+  ]
+]
+
+function plainReason(reason: string, labels: FieldLabels): string {
+  for (const [pattern, say] of REASONS) {
+    const m = pattern.exec(reason)
+    if (m !== null) return say(m, labels)
+  }
+  const plain = plainAddressReason(reason)
+  return plain !== reason ? plain : `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`
 }

@@ -13,6 +13,7 @@ import {
   toTime,
   toToken,
   type DurationDraft,
+  type FieldLabels,
   type PartyDraft,
   type TokenDraft
 } from './drafts'
@@ -27,6 +28,19 @@ export interface EscrowDraft {
   complaintDeadline: string
   disputeDeadline: string
   mediationDeadline: string
+}
+
+/** The labels of the form's fields, for its errors. */
+export const ESCROW_LABELS: FieldLabels = {
+  seller: 'Seller',
+  buyer: 'Buyer',
+  mediator: 'Mediator',
+  token: 'Paid in',
+  price: 'Price',
+  paymentDeadline: 'Buyer pays before',
+  complaintDeadline: 'Buyer confirms or complains before',
+  disputeDeadline: 'Seller answers a complaint before',
+  mediationDeadline: 'Mediator decides before'
 }
 
 export function escrowDraft(now: bigint): EscrowDraft {
@@ -70,6 +84,18 @@ export interface SwapDraft {
   second: SwapSideDraft
 }
 
+/** The labels of the form's fields, for its errors. */
+export const SWAP_LABELS: FieldLabels = {
+  'first.party': 'Party (first side)',
+  'first.token': 'Gives (first side)',
+  'first.amount': 'Amount (first side)',
+  'first.depositDeadline': 'Deposits before (first side)',
+  'second.party': 'Party (second side)',
+  'second.token': 'Gives (second side)',
+  'second.amount': 'Amount (second side)',
+  'second.depositDeadline': 'Deposits before (second side)'
+}
+
 export function swapDraft(now: bigint): SwapDraft {
   return {
     first: {
@@ -110,6 +136,17 @@ export interface ZeroCouponBondDraft {
   repaymentDeadline: string
 }
 
+/** The labels of the form's fields, for its errors. */
+export const ZERO_COUPON_BOND_LABELS: FieldLabels = {
+  lender: 'Lender',
+  borrower: 'Borrower',
+  token: 'Lent in',
+  principal: 'Principal',
+  interest: 'Interest',
+  lendingDeadline: 'Lender lends before',
+  repaymentDeadline: 'Borrower repays before'
+}
+
 export function zeroCouponBondDraft(now: bigint): ZeroCouponBondDraft {
   return {
     lender: roleDraft('Lender'),
@@ -144,6 +181,18 @@ export interface CouponBondDraft {
   numberOfCoupons: string
   investmentDeadline: string
   couponInterval: DurationDraft
+}
+
+/** The labels of the form's fields, for its errors. */
+export const COUPON_BOND_LABELS: FieldLabels = {
+  investor: 'Investor',
+  issuer: 'Issuer',
+  token: 'Paid in',
+  principal: 'Principal',
+  coupon: 'Each coupon',
+  numberOfCoupons: 'Number of coupons',
+  investmentDeadline: 'Investor pays before',
+  couponInterval: 'Time between coupons'
 }
 
 export function couponBondDraft(now: bigint): CouponBondDraft {
@@ -181,6 +230,17 @@ export interface VestingDraft {
   startTime: string
   periodLength: DurationDraft
   numberOfPeriods: string
+}
+
+/** The labels of the form's fields, for its errors. */
+export const VESTING_LABELS: FieldLabels = {
+  provider: 'Provider',
+  claimer: 'Claimer',
+  token: 'Vested token',
+  totalAmount: 'Total amount',
+  numberOfPeriods: 'Number of periods',
+  startTime: 'Start',
+  periodLength: 'Period length'
 }
 
 export function vestingDraft(now: bigint): VestingDraft {
