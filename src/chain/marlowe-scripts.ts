@@ -7,6 +7,7 @@
  * which is what its hash covers); a TextEnvelope's `cborHex` wraps that in one more CBOR byte string, as
  * cardano-cli writes Plutus scripts.
  */
+import { formatRef } from '../core/cardano/refs'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CborError, decodeCbor, encodeByteString } from '../core/cardano/cbor'
@@ -66,7 +67,7 @@ export async function fetchMarloweScripts(
   const utxos = await provider.utxosByRef(refs)
   const fetched = (role: MarloweScriptRole): MarloweValidator => {
     const { reference, hash } = deployment[role]
-    const at = `the ${ROLE_NAMES[role]} at ${reference.txId}#${reference.index} on ${deployment.network}`
+    const at = `the ${ROLE_NAMES[role]} at ${formatRef(reference)} on ${deployment.network}`
     const utxo = utxos.find((u) => u.ref.txId === reference.txId && u.ref.index === reference.index)
     if (utxo === undefined) throw new MarloweScriptsError(`${at}: no such unspent output`)
     const script = utxo.scriptRef

@@ -3,8 +3,13 @@
  * bigints), so the sandbox, Ogmios, Blockfrost and cardano-submit-api adapters all fit it, and none of
  * their client libraries leak into the engine.
  */
+import type { ExUnits, RedeemerTag, ScriptLanguage } from '../core/cardano/tx'
 import type { Value } from '../core/cardano/value'
+import type { Ratio } from '../core/ratio'
 import type { MarloweDeployment } from './deployments'
+
+/** The chain speaks the core's types of these. */
+export type { ExUnits, Ratio, RedeemerTag, ScriptLanguage }
 
 export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
 
@@ -13,8 +18,6 @@ export interface TxOutRef {
   readonly txId: string
   readonly index: number
 }
-
-export type ScriptLanguage = 'Native' | 'PlutusV1' | 'PlutusV2' | 'PlutusV3'
 
 export interface ScriptRef {
   readonly language: ScriptLanguage
@@ -32,16 +35,6 @@ export interface Utxo {
   /** The datum's CBOR, when inline or when the provider could resolve the hash. */
   readonly datum?: Uint8Array
   readonly scriptRef?: ScriptRef
-}
-
-export interface Ratio {
-  readonly numerator: bigint
-  readonly denominator: bigint
-}
-
-export interface ExUnits {
-  readonly mem: bigint
-  readonly steps: bigint
 }
 
 export interface ProtocolParameters {
@@ -75,8 +68,6 @@ export interface ChainTip {
   readonly blockNo: bigint
   readonly blockHash: string
 }
-
-export type RedeemerTag = 'spend' | 'mint' | 'cert' | 'reward' | 'vote' | 'propose'
 
 export interface RedeemerBudget {
   readonly tag: RedeemerTag

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { stringifyJson, type JsonObject, type JsonValue } from '../core/json/lossless'
-import { formatRef } from '../engine/build/refs'
+import { formatRef } from '../core/cardano/refs'
 import {
   contractHeaderJson,
   contractStateJson,

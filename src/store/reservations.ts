@@ -4,12 +4,9 @@
  * It has the shape of the engine's `InputReservations` (src/engine/build/reservations.ts), which the
  * engine is handed; the store itself imports nothing above core.
  */
+import { formatRef } from '../core/cardano/refs'
+import type { TxIn as OutRef } from '../core/cardano/tx'
 import type { Db } from './database'
-
-interface OutRef {
-  readonly txId: string
-  readonly index: number
-}
 
 export interface StoredReservation {
   readonly key: string
@@ -20,8 +17,6 @@ export interface StoredReservation {
 }
 
 export type ReserveOutcome = { readonly ok: true } | { readonly ok: false; readonly conflicts: readonly string[] }
-
-const refText = (r: OutRef): string => `${r.txId}#${r.index}`
 
 export class SqliteInputReservations {
   private readonly deleteExpired
@@ -70,8 +65,8 @@ export class SqliteInputReservations {
   }
 
   tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome> {
-    const spend = reservation.spend.map(refText)
-    const collateral = reservation.collateral.map(refText)
+    const spend = reservation.spend.map(formatRef)
+    const collateral = reservation.collateral.map(formatRef)
     const outcome = this.db
       .transaction((): ReserveOutcome => {
         this.deleteExpired.run(now)

@@ -2,6 +2,7 @@
  * `BlockfrostProvider`: a `ChainProvider` over Blockfrost's REST API (hosted, or a self-hosted instance at
  * `baseUrl`). Reads are retried with backoff when Blockfrost says "later"; a submission is sent exactly once.
  */
+import { formatRef } from '../../core/cardano/refs'
 import { bytesToHex } from '../../core/bytes'
 import { stringifyJson, type JsonValue } from '../../core/json/lossless'
 import {
@@ -118,10 +119,10 @@ export class BlockfrostProvider implements ChainProvider {
       wanted.set(id, (wanted.get(id) ?? new Set()).add(ref.index))
     }
     const found = await Promise.all([...wanted].map(([txId, indices]) => this.unspentOutputs(txId, indices)))
-    const byRef = new Map(found.flat().map((u) => [`${u.ref.txId}#${u.ref.index}`, u]))
+    const byRef = new Map(found.flat().map((u) => [formatRef(u.ref), u]))
     const out: Utxo[] = []
     for (const ref of refs) {
-      const key = `${ref.txId.toLowerCase()}#${ref.index}`
+      const key = formatRef({ txId: ref.txId.toLowerCase(), index: ref.index })
       const utxo = byRef.get(key)
       if (utxo !== undefined) {
         out.push(utxo)

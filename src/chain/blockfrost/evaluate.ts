@@ -3,6 +3,7 @@
  * Blockfrost's OpenAPI documents for `/utils/txs/evaluate/utxos`); the answer is asked for in Ogmios v6's
  * JSON-RPC form (`?version=6`), and the v5 form is read too, for backends that ignore the version.
  */
+import { formatRef } from '../../core/cardano/refs'
 import { bytesToHex } from '../../core/bytes'
 import { isJsonObject, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { ChainError, type RedeemerBudget, type RedeemerTag, type Utxo } from '../provider'
@@ -17,10 +18,7 @@ function ogmiosScript(utxo: Utxo): JsonValue | undefined {
   if (script.language !== 'Native') return { [PLUTUS_KEYS[script.language]]: bytesToHex(script.bytes) }
   const native = nativeScriptToOgmiosV5(script.bytes)
   if (native === undefined) {
-    throw new ChainError(
-      'EvaluationFailed',
-      `additional UTxO ${utxo.ref.txId}#${utxo.ref.index} has an unreadable native script`
-    )
+    throw new ChainError('EvaluationFailed', `additional UTxO ${formatRef(utxo.ref)} has an unreadable native script`)
   }
   return { native }
 }

@@ -4,6 +4,7 @@
  */
 import { BytesError, hexToBytes } from '../../core/bytes'
 import { isJsonObject, JsonDecimal, type JsonObject, type JsonValue } from '../../core/json/lossless'
+import { decimalRatio } from '../../core/ratio'
 import { ChainError, type Ratio } from '../provider'
 
 export function badResponse(what: string, problem: string, details: Record<string, unknown> = {}): ChainError {
@@ -87,36 +88,22 @@ export function asSmallNatural(v: JsonValue | undefined, what: string): number {
   return Number(n)
 }
 
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b]
-  return a
-}
-
-const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,4}))?$/
-
 /**
  * The exact ratio a decimal was written as (0.0577 → 577/10000, 7.21e-5 → 721/10000000): prices arrive as JSON
  * numbers, and going through a double would change the fee by rounding.
  */
-export function decimalRatio(text: string, what: string): Ratio {
-  const m = DECIMAL.exec(text)
-  if (m === null) throw badResponse(what, `expected a decimal number, got ${JSON.stringify(text.slice(0, 40))}`)
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = m
-  const scale = fraction.length - Number(exponent)
-  if (Math.abs(scale) > 1000) throw badResponse(what, `${text} is out of range`)
-  let numerator = BigInt(sign + whole + fraction)
-  let denominator = 1n
-  if (scale > 0) denominator = 10n ** BigInt(scale)
-  else numerator *= 10n ** BigInt(-scale)
-  const divisor = numerator === 0n ? denominator : gcd(numerator < 0n ? -numerator : numerator, denominator)
-  return { numerator: numerator / divisor, denominator: denominator / divisor }
+function ratioOfText(text: string, what: string): Ratio {
+  const ratio = decimalRatio(text, true)
+  if (ratio === undefined)
+    throw badResponse(what, `expected a decimal number, got ${JSON.stringify(text.slice(0, 40))}`)
+  return ratio
 }
 
 /** A JSON number (integral or not) or a numeric string as an exact ratio. */
 export function asRatio(v: JsonValue | undefined, what: string): Ratio {
   if (typeof v === 'bigint') return { numerator: v, denominator: 1n }
-  if (v instanceof JsonDecimal) return decimalRatio(v.text, what)
-  if (typeof v === 'string') return decimalRatio(v, what)
+  if (v instanceof JsonDecimal) return ratioOfText(v.text, what)
+  if (typeof v === 'string') return ratioOfText(v, what)
   throw badResponse(what, `expected a number, got ${describe(v)}`)
 }
 

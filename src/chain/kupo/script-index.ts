@@ -16,6 +16,7 @@
  * Needs Kupo ≥ 2.3 indexing the Marlowe validators (checked: `--match "{hash}/*"` or wider, without
  * `--prune-utxo`, synced from before the contracts of interest) and Ogmios with `--include-transaction-cbor`.
  */
+import { formatRef } from '../../core/cardano/refs'
 import type { KupoClient, KupoMatch, KupoPoint } from './kupo-client'
 import { KupoTooLarge } from './kupo-client'
 import type { BlockRef, ReadBlock } from '../ogmios/block-reader'
@@ -143,7 +144,7 @@ export class KupoScriptIndex {
       point !== undefined && point.slot >= from && point.slot <= to
     for (const match of lists.flat()) {
       if (within(match.createdAt)) at(match.createdAt).creators.add(match.txId)
-      if (within(match.spentAt)) at(match.spentAt).spent.add(`${match.txId}#${match.outputIndex}`)
+      if (within(match.spentAt)) at(match.spentAt).spent.add(formatRef({ txId: match.txId, index: match.outputIndex }))
     }
     return [...blocks.values()].sort((a, b) => (a.point.slot < b.point.slot ? -1 : a.point.slot > b.point.slot ? 1 : 0))
   }
@@ -206,7 +207,7 @@ function weight(candidate: Candidate): number {
 /** The block's transactions that Kupo pointed at, in block order; each creator Kupo named must be there. */
 function chosen(block: ReadBlock, candidate: Candidate): ChainTx[] {
   const txs = block.txs.filter(
-    (tx) => candidate.creators.has(tx.id) || tx.spends.some((r) => candidate.spent.has(`${r.txId}#${r.index}`))
+    (tx) => candidate.creators.has(tx.id) || tx.spends.some((r) => candidate.spent.has(formatRef(r)))
   )
   for (const creator of candidate.creators) {
     if (!txs.some((tx) => tx.id === creator)) {

@@ -15,35 +15,22 @@ import type {
   ValueAdaOnly
 } from '@cardano-ogmios/schema'
 import type { JsonValue } from '../../core/json/lossless'
+import { decimalRatio as coreDecimalRatio, reduceRatio } from '../../core/ratio'
 import type { EraSummary, ExUnits, ProtocolParameters, Ratio, RedeemerBudget, RedeemerTag } from '../provider'
 import { array, Fields, integer, natural, numberText, object, ShapeError, string } from '../json-shape'
-
-function gcd(a: bigint, b: bigint): bigint {
-  return b === 0n ? a : gcd(b, a % b)
-}
-
-function reduced(numerator: bigint, denominator: bigint): Ratio {
-  const d = gcd(numerator < 0n ? -numerator : numerator, denominator)
-  return d === 0n ? { numerator, denominator } : { numerator: numerator / d, denominator: denominator / d }
-}
 
 /** Ogmios' `Ratio`, the text "numerator/denominator". */
 export function toRatio(v: JsonValue | undefined, path: string): Ratio {
   const match = /^(\d+)\/(\d+)$/.exec(string(v, path))
   if (match === null || BigInt(match[2]!) === 0n) throw new ShapeError(path, 'a ratio "n/d" with d > 0')
-  return reduced(BigInt(match[1]!), BigInt(match[2]!))
+  return reduceRatio(BigInt(match[1]!), BigInt(match[2]!))
 }
 
 /** A JSON number as an exact ratio (15 → 15/1, 44.5 → 89/2, 1.5e-3 → 3/2000). */
 export function decimalRatio(v: JsonValue | undefined, path: string): Ratio {
-  const match = /^(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,4}))?$/.exec(numberText(v, path))
-  if (match === null) throw new ShapeError(path, 'a non-negative number')
-  const [, whole = '', fraction = '', exponent = '0'] = match
-  const scale = fraction.length - Number(exponent)
-  const digits = BigInt(whole + fraction)
-  return scale > 0
-    ? reduced(digits, 10n ** BigInt(scale))
-    : { numerator: digits * 10n ** BigInt(-scale), denominator: 1n }
+  const ratio = coreDecimalRatio(numberText(v, path))
+  if (ratio === undefined) throw new ShapeError(path, 'a non-negative number')
+  return ratio
 }
 
 function lovelace(value: Fields<ValueAdaOnly>): bigint {

@@ -11,6 +11,7 @@
  *   datums and the language views of the cost models of the Plutus languages the transaction runs;
  * - signatures: a transaction with no vkey witness at all is refused here, naming the keys it needs.
  */
+import { compareRefs, formatRef } from '../../core/cardano/refs'
 import { blake2bPartsHex } from '../../core/blake2b'
 import { hexToBytes } from '../../core/bytes'
 import type { DecodedOutput, DecodedTx, ScriptLanguage, TxIn } from '../../core/cardano/tx'
@@ -31,16 +32,6 @@ const COST_MODEL_ID: Readonly<Record<Exclude<ScriptLanguage, 'Native'>, number>>
   PlutusV1: 0,
   PlutusV2: 1,
   PlutusV3: 2
-}
-
-export function inputName(input: TxIn): string {
-  return `${input.txId}#${input.index}`
-}
-
-/** The ledger's order of inputs: by transaction id, then index (what spend redeemer indexes count in). */
-export function compareInputs(a: TxIn, b: TxIn): number {
-  const byId = a.txId < b.txId ? -1 : a.txId > b.txId ? 1 : 0
-  return byId !== 0 ? byId : a.index - b.index
 }
 
 class Checker {
@@ -116,12 +107,12 @@ class Checker {
       return language
     }
 
-    const inputs = [...body.inputs].sort(compareInputs)
+    const inputs = [...body.inputs].sort(compareRefs)
     inputs.forEach((input, index) => {
       const output = this.ledger.output(input)
       const payment = output?.address.payment
       if (output === undefined || payment?.type !== 'script') return
-      const what = `input ${inputName(input)}`
+      const what = `input ${formatRef(input)}`
       const language = languageOf(payment.hash, what)
       if (language === 'Native') return
       languages.add(COST_MODEL_ID[language])

@@ -6,6 +6,7 @@
  * does not move the clock. Blocks get numbers 1, 2, … and hashes chained from the genesis id:
  * blake2b-256(previous block hash ‖ slot as 8 bytes big-endian ‖ tx id).
  */
+import { formatRef } from '../../core/cardano/refs'
 import { blake2bHex } from '../../core/blake2b'
 import { hexToBytes } from '../../core/bytes'
 import { decodeTransaction, parseAddressText, type DecodedTx } from '../../core/cardano/tx'
@@ -21,7 +22,7 @@ import {
 import { checkBeforeSubmit } from './checks'
 import { RecyclingEvaluator, type SpentOutput } from './evaluator'
 import { STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
-import { decodeTxIn, encodeOutput, encodeTxIn, refKey, toUtxo } from './outputs'
+import { decodeTxIn, encodeOutput, encodeTxIn, toUtxo } from './outputs'
 import { SANDBOX_BLAZE_PARAMS } from './params'
 import { checkLedgerRules } from './rules'
 import { ScriptTxLog } from './script-log'
@@ -232,17 +233,17 @@ export class SandboxLedger {
 
   evaluate(bytes: Uint8Array, additionalUtxos: readonly Utxo[]): RedeemerBudget[] {
     const tx = decodeTx(bytes, 'EvaluationFailed')
-    const extra = new Map(additionalUtxos.map((u) => [refKey(u.ref), u]))
+    const extra = new Map(additionalUtxos.map((u) => [formatRef(u.ref), u]))
     const { inputs, referenceInputs, collateral } = tx.body
     const spent = [...inputs, ...referenceInputs, ...collateral].map((input): SpentOutput => {
       const ref = encodeTxIn(input)
-      const known = extra.get(refKey(input))
+      const known = extra.get(formatRef(input))
       if (known !== undefined) return { ref, output: additionalOutput(known) }
       const utxo = this.utxos.get(input)
       if (utxo === undefined) {
         throw new ChainError(
           'EvaluationFailed',
-          `input ${refKey(input)} is neither on the ledger nor among the additional UTxOs`
+          `input ${formatRef(input)} is neither on the ledger nor among the additional UTxOs`
         )
       }
       return { ref, output: utxo.bytes }
@@ -340,6 +341,6 @@ function additionalOutput(utxo: Utxo): Uint8Array {
   try {
     return encodeOutput(utxo)
   } catch (e) {
-    throw new ChainError('EvaluationFailed', `additional UTxO ${refKey(utxo.ref)}: ${words(e)}`)
+    throw new ChainError('EvaluationFailed', `additional UTxO ${formatRef(utxo.ref)}: ${words(e)}`)
   }
 }

@@ -11,15 +11,9 @@ import { readOutput } from '../../core/cardano/tx/output'
 import { TxReader } from '../../core/cardano/tx/reader'
 import type { Value } from '../../core/cardano/value'
 import type { ScriptRef, TxOutRef, Utxo } from '../provider'
+import { MAJOR_ARRAY, MAJOR_MAP, MAJOR_TAG } from '../../core/cardano/cbor/major'
 
-const MAJOR_ARRAY = 4
-const MAJOR_MAP = 5
-const MAJOR_TAG = 6
 const TAG_EMBEDDED_CBOR = 24
-
-export function refKey(ref: TxIn | TxOutRef): string {
-  return `${ref.txId}#${ref.index}`
-}
 
 /** `[transaction id, index]`, as the ledger (and the uplc evaluator) encode an input. */
 export function encodeTxIn(ref: TxIn | TxOutRef): Uint8Array {

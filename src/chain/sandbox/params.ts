@@ -4,6 +4,7 @@
  * lovelace per byte, in 25,600-byte tiers that cost 1.2× more each, as on mainnet.
  */
 import { Costmdls, hardCodedProtocolParams, type ProtocolParameters as BlazeParams } from '@blaze-cardano/core'
+import { decimalRatio } from '../../core/ratio'
 import type { ProtocolParameters, Ratio, ScriptLanguage } from '../provider'
 
 const REF_SCRIPT_FEE = { base: 15, range: 25_600, multiplier: 1.2 }
@@ -16,22 +17,11 @@ export const SANDBOX_BLAZE_PARAMS: BlazeParams = Object.freeze({
   minFeeReferenceScripts: REF_SCRIPT_FEE
 })
 
-function gcd(a: bigint, b: bigint): bigint {
-  return b === 0n ? a : gcd(b, a % b)
-}
-
 /** The exact ratio a decimal parameter was written as (0.0577 → 577/10000), from its shortest decimal form. */
 export function ratioFromDecimal(x: number): Ratio {
-  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(x))
-  if (match === null) throw new Error(`not a non-negative decimal: ${x}`)
-  const [, whole = '', fraction = '', exponent = '0'] = match
-  const scale = fraction.length - Number(exponent)
-  let numerator = BigInt(whole + fraction)
-  let denominator = 1n
-  if (scale > 0) denominator = 10n ** BigInt(scale)
-  else numerator *= 10n ** BigInt(-scale)
-  const divisor = numerator === 0n ? denominator : gcd(numerator, denominator)
-  return { numerator: numerator / divisor, denominator: denominator / divisor }
+  const ratio = decimalRatio(String(x))
+  if (ratio === undefined) throw new Error(`not a non-negative decimal: ${x}`)
+  return ratio
 }
 
 /** Cost-model keys of the emulator's `costModels` map (the ledger's language ids). */

@@ -17,13 +17,13 @@
  * language (the emulator took every Plutus reference script for a native one, and the reverse), and mint
  * redeemers count policies in the ledger's sorted order.
  */
+import { compareRefs, formatRef } from '../../core/cardano/refs'
 import { createPublicKey, verify } from 'node:crypto'
 import type { ProtocolParameters as BlazeParams } from '@blaze-cardano/core'
 import { hexToBytes } from '../../core/bytes'
 import type { Credential } from '../../core/cardano/address'
 import type { DecodedTx, DecodedValue, PolicyAssets, RedeemerTag, TxIn } from '../../core/cardano/tx'
 import { ChainError, type RedeemerBudget } from '../provider'
-import { compareInputs, inputName } from './checks'
 import type { SpentOutput } from './evaluator'
 import { encodeTxIn, valueSize } from './outputs'
 import type { StoredUtxo } from './utxo-set'
@@ -187,9 +187,9 @@ class Rules {
     let amount = 0n
     for (const input of collateral) {
       const utxo = this.ctx.output(input)
-      if (utxo === undefined) this.reject(`Collateral input ${inputName(input)} not found in the ledger.`)
+      if (utxo === undefined) this.reject(`Collateral input ${formatRef(input)} not found in the ledger.`)
       const payment = utxo.output.address.payment
-      if (payment?.type !== 'key') this.reject(`Collateral input ${inputName(input)} must contain a vkey.`)
+      if (payment?.type !== 'key') this.reject(`Collateral input ${formatRef(input)} must contain a vkey.`)
       this.consumeVkey(payment.hash)
       amount += utxo.output.value.coin
     }
@@ -219,17 +219,17 @@ class Rules {
         this.referenceScriptBytes.push(scriptRef.bytes.length)
       }
     }
-    ;[...inputs].sort(compareInputs).forEach((input, index) => {
+    ;[...inputs].sort(compareRefs).forEach((input, index) => {
       const { output } = this.ctx.output(input)!
       const payment = output.address.payment
       if (payment === undefined)
-        this.reject(`Input ${inputName(input)} is at a Byron address, which the sandbox cannot spend.`)
+        this.reject(`Input ${formatRef(input)} is at a Byron address, which the sandbox cannot spend.`)
       this.consumeCredential(payment, 'spend', index)
       this.net.addValue(output.value, 1n)
     })
     if (inputs.length === 0) this.reject('Inputs must not be an empty set.')
-    const references = new Set(referenceInputs.map(inputName))
-    if (inputs.some((input) => references.has(inputName(input)))) {
+    const references = new Set(referenceInputs.map(formatRef))
+    if (inputs.some((input) => references.has(formatRef(input)))) {
       this.reject('Inputs and reference inputs must be disjoint.')
     }
   }

@@ -2,8 +2,9 @@
  * The sandbox's UTxOs, indexed by reference and by address: a lookup costs the same whatever the number of
  * UTxOs, and the outputs at an address cost what they are, not a scan of the whole ledger.
  */
+import { formatRef } from '../../core/cardano/refs'
 import type { DecodedOutput, TxIn } from '../../core/cardano/tx'
-import { decodeOutput, refKey } from './outputs'
+import { decodeOutput } from './outputs'
 
 /**
  * One UTxO. Its output is checked to decode when added, then decoded again only when asked for: a large ledger
@@ -39,13 +40,13 @@ export class UtxoSet {
   }
 
   get(ref: TxIn): StoredUtxo | undefined {
-    return this.byRef.get(refKey(ref))
+    return this.byRef.get(formatRef(ref))
   }
 
   /** Adds the output `bytes` at `ref`; throws (leaving the set as it was) when they are not one output. */
   add(ref: TxIn, bytes: Uint8Array): void {
     const address = decodeOutput(bytes).address.hex
-    const key = refKey(ref)
+    const key = formatRef(ref)
     this.remove(ref)
     const utxo = new StoredUtxo({ txId: ref.txId, index: ref.index }, bytes, address, this.nextSeq++)
     this.byRef.set(key, utxo)
@@ -58,7 +59,7 @@ export class UtxoSet {
   }
 
   remove(ref: TxIn): void {
-    const key = refKey(ref)
+    const key = formatRef(ref)
     const utxo = this.byRef.get(key)
     if (utxo === undefined) return
     this.byRef.delete(key)

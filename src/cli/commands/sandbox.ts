@@ -2,6 +2,7 @@
  * `marlowe-desk sandbox …`: the embedded sandbox ledger — its prefunded test wallets, balances, a faucet,
  * and moving its clock forward so contract deadlines can be reached.
  */
+import { formatRef } from '../../core/cardano/refs'
 import { SANDBOX_WALLETS, SandboxProvider } from '../../chain/sandbox'
 import { AddressError, parseShelleyAddress, type ShelleyAddress } from '../../core/cardano/address'
 import { expectPositionals, parseOptions, type Command } from '../command'
@@ -92,7 +93,7 @@ Pays N ada (default 1000) from the faucet wallet in a real sandbox transaction.`
     const chain = await openChain(this.name, values)
     try {
       const ref = await sandboxOf(chain.provider).fund(address!, BigInt(ada) * 1_000_000n)
-      io.out(`sent ${ada} ada to ${address} in ${ref.txId}#${ref.index}`)
+      io.out(`sent ${ada} ada to ${address} in ${formatRef(ref)}`)
     } finally {
       await chain.close()
     }

@@ -5,20 +5,26 @@
  */
 import { readFileSync } from 'node:fs'
 import { bytesToHex, utf8Encode } from '../../core/bytes'
-import { BundleError, parseBundle, stringifyBundle, type ReviewBundle } from '../../core/cardano/bundle'
+import { stringifyBundle, type ReviewBundle } from '../../core/cardano/bundle'
 import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
 import type { OwnWallet, ReviewContext } from '../../core/cardano/review/types'
-import {
-  keyWitnessEnvelopeType,
-  txEnvelopeType,
-  witnessSetEnvelopeType,
-  type Era
-} from '../../core/cardano/tx-envelope'
+import { keyWitnessEnvelopeType, txEnvelopeType, witnessSetEnvelopeType } from '../../core/cardano/tx-envelope'
 import { keyWitnessBytes, witnessSetBytes, type VkeyWitness } from '../../core/cardano/witnesses'
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { toJsonValue } from '../../core/json/plain'
+import { EngineError } from '../../engine/errors'
 import type { Keystore } from '../../engine/keys'
+import {
+  bundleFacts,
+  bundleNetworkId,
+  isReviewBundle,
+  ownWallet,
+  readBundle,
+  readLoaded,
+  reviewContext,
+  type LoadedTx
+} from '../../engine/offline-tx'
 import { assembleTransaction, readTransaction, readWitnessFile, signTransaction } from '../../engine/sign'
 import { expectPositionals, parseOptions, type Command, type Output } from '../command'
 import { CliError, usageError } from '../errors'
@@ -44,47 +50,36 @@ function readBytes(path: string): Uint8Array {
   }
 }
 
-interface Loaded {
-  readonly tx: Uint8Array
-  readonly era: Era
-  readonly txId: string
-  readonly bundle?: ReviewBundle
-}
+const isBundleText = (bytes: Uint8Array): boolean => isReviewBundle(new TextDecoder().decode(bytes))
 
-function isBundleText(bytes: Uint8Array): boolean {
-  const head = new TextDecoder().decode(bytes.subarray(0, 200))
-  return head.includes('"marlowe-desk/review-bundle"')
-}
-
-function parseBundleBytes(path: string, bytes: Uint8Array): ReviewBundle {
+/** A file's invalid bundle is named by its path. */
+function named<T>(path: string, read: () => T): T {
   try {
-    return parseBundle(new TextDecoder().decode(bytes))
+    return read()
   } catch (e) {
-    if (e instanceof BundleError) throw new CliError(`${path}: ${e.message}`)
+    if (e instanceof EngineError && e.code === 'InvalidBundle') throw new CliError(`${path}: ${e.message}`)
     throw e
   }
 }
 
+function parseBundleBytes(path: string, bytes: Uint8Array): ReviewBundle {
+  return named(path, () => readBundle(new TextDecoder().decode(bytes)))
+}
+
 /** A transaction file or a review bundle; `--bundle` adds a bundle's context to a plain transaction file. */
-function load(path: string, bundlePath: string | undefined): Loaded {
-  const bytes = readBytes(path)
-  if (isBundleText(bytes)) {
-    const bundle = parseBundleBytes(path, bytes)
-    return { tx: bundle.tx, era: bundle.era, txId: readTransaction(bundle.tx).txId, bundle }
-  }
-  const file = readTransaction(bytes)
-  const loaded = { tx: file.tx, era: file.era, txId: file.txId }
-  if (bundlePath === undefined) return loaded
+function load(path: string, bundlePath: string | undefined): LoadedTx {
+  const loaded = named(path, () => readLoaded(readBytes(path)))
+  if (loaded.bundle !== undefined || bundlePath === undefined) return loaded
   const bundle = parseBundleBytes(bundlePath, readBytes(bundlePath))
   const bundled = readTransaction(bundle.tx).txId
-  if (bundled !== file.txId) {
-    throw new CliError(`${bundlePath}: the bundle is for transaction ${bundled}, not ${file.txId}`)
+  if (bundled !== loaded.txId) {
+    throw new CliError(`${bundlePath}: the bundle is for transaction ${bundled}, not ${loaded.txId}`)
   }
   return { ...loaded, bundle }
 }
 
 /** A transaction file where a review bundle would be the wrong thing: says which file to give instead. */
-function transactionOnly(path: string, bytes: Uint8Array, instead: string): Loaded {
+function transactionOnly(path: string, bytes: Uint8Array, instead: string): LoadedTx {
   if (isBundleText(bytes)) throw new CliError(`${path} is a review bundle, not a transaction: ${instead}`)
   return readTransaction(bytes)
 }
@@ -100,39 +95,23 @@ function readWitnesses(paths: readonly string[]): VkeyWitness[] {
   })
 }
 
+/** The named wallets, each called by its name in the review. */
 async function ownWallets(keys: Keystore | undefined, names: readonly string[], network: string): Promise<OwnWallet[]> {
   if (keys === undefined) return []
   const net = network === 'mainnet' || network === 'preview' || network === 'preprod' ? network : 'sandbox'
   return Promise.all(
     names.map(async (name) => {
       const { id } = await findWallet(keys, name)
-      const [payment, change] = await Promise.all([
-        keys.addresses(id, net, { role: 'payment', count: 20 }),
-        keys.addresses(id, net, { role: 'change', count: 20 })
-      ])
-      const addresses = [...payment, ...change].flatMap((a) =>
-        a.base === undefined ? [a.enterprise] : [a.base, a.enterprise]
-      )
-      const keyHashes = [...(await keys.ownedKeyHashes(id)).keys()]
-      return { id: (await keys.get(id)).name, addresses, keyHashes }
+      const [wallet, info] = await Promise.all([ownWallet(keys, id, net), keys.get(id)])
+      return { ...wallet, id: info.name }
     })
   )
 }
 
-function reviewContext(loaded: Loaded, wallets: OwnWallet[]): ReviewContext {
+function offlineContext(loaded: LoadedTx, wallets: OwnWallet[]): ReviewContext {
   const b = loaded.bundle
-  return {
-    now: BigInt(Date.now()),
-    wallets,
-    ...(b === undefined
-      ? {}
-      : {
-          resolvedInputs: b.resolvedInputs,
-          eraSummaries: b.eraSummaries,
-          networkId: b.network === 'mainnet' ? 1 : 0,
-          ...(b.protocolParameters === undefined ? {} : { protocolParameters: b.protocolParameters })
-        })
-  }
+  const base = { now: BigInt(Date.now()), wallets, ...(b === undefined ? {} : { networkId: bundleNetworkId(b) }) }
+  return reviewContext(base, b === undefined ? undefined : bundleFacts(b))
 }
 
 const review: Command = {
@@ -159,7 +138,7 @@ WALLET is a wallet's id or its name (as "keys list" shows them).`,
     const wallets = await ownWallets(keys, walletNames, loaded.bundle?.network ?? 'sandbox')
     let result
     try {
-      result = reviewTransaction(loaded.tx, reviewContext(loaded, wallets))
+      result = reviewTransaction(loaded.tx, offlineContext(loaded, wallets))
     } catch (e) {
       if (e instanceof TxDecodeError) throw new CliError(`${file}: ${e.message}`)
       throw e
@@ -280,7 +259,7 @@ another transaction is refused.`,
 }
 
 /** What the service's transfer routes take: the transaction as a TextEnvelope. */
-function envelopeJson(loaded: Loaded): JsonObject {
+function envelopeJson(loaded: LoadedTx): JsonObject {
   return { type: txEnvelopeType(loaded.era), description: '', cborHex: bytesToHex(loaded.tx) }
 }
 

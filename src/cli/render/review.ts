@@ -1,4 +1,5 @@
 /** The review model as terminal text: what the transaction does first, then the details a signer checks. */
+import { formatRef } from '../../core/cardano/refs'
 import { stringifyJson, type JsonValue } from '../../core/json/lossless'
 import type { AddressView, InputView, OutputView, TxReview, ValueView } from '../../core/cardano/review/types'
 import { isoUtc } from '../../core/time'
@@ -23,7 +24,7 @@ function address(a: AddressView): string {
 }
 
 function input(i: InputView): string {
-  const ref = `${i.ref.txId}#${i.ref.index}`
+  const ref = formatRef(i.ref)
   if (!i.resolved) return `${ref}  (not resolved: value and owner unknown)`
   return `${ref}  ${i.value ? value(i.value) : ''}  from ${i.address ? address(i.address) : '?'}`
 }
@@ -84,7 +85,7 @@ export function renderReview(r: TxReview): string {
       (c) => `opens a contract at output #${c.output}${c.rolesCurrency === '' ? '' : ` (roles ${c.rolesCurrency})`}`
     ),
     ...m.steps.flatMap((s) => {
-      const head = `applies ${s.inputs.length === 0 ? 'no inputs (timeout or reduction)' : s.inputs.map(json).join(', ')} to ${s.input.txId}#${s.input.index}`
+      const head = `applies ${s.inputs.length === 0 ? 'no inputs (timeout or reduction)' : s.inputs.map(json).join(', ')} to ${formatRef(s.input)}`
       if (s.result.type === 'success') {
         return [
           head,
@@ -99,9 +100,7 @@ export function renderReview(r: TxReview): string {
         s.result.type === 'error' ? `  FAILS: ${json(s.result.error)}` : `  not checked: ${s.result.reason}`
       ]
     }),
-    ...m.withdrawals.map(
-      (w) => `withdraws the payout for role "${w.role ?? '?'}" from ${w.input.txId}#${w.input.index}`
-    )
+    ...m.withdrawals.map((w) => `withdraws the payout for role "${w.role ?? '?'}" from ${formatRef(w.input)}`)
   ])
   section('Inputs', r.inputs.map(input))
   section('Reference inputs', r.referenceInputs.map(input))

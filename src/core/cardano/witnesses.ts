@@ -5,6 +5,7 @@
  */
 import { bytesToHex, concatBytes } from '../bytes'
 import { CborError, decodeCbor, encodeHead, type CborItem, type CborMap } from './cbor'
+import { MAJOR_ARRAY, MAJOR_MAP, MAJOR_TAG } from './cbor/major'
 
 export class WitnessError extends Error {
   constructor(message: string) {
@@ -20,9 +21,6 @@ export interface VkeyWitness {
   readonly signature: Uint8Array
 }
 
-const MAJOR_ARRAY = 4
-const MAJOR_MAP = 5
-const MAJOR_TAG = 6
 const TAG_SET = 258
 const VKEYS = 0n
 

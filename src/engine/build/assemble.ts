@@ -12,7 +12,7 @@ import { engineFailure } from './build-errors'
 import { auxiliaryData, bigNum, cslAddress, cslInput, cslValue } from './csl-convert'
 import { runsScripts, type PlannedMint, type TxPlan } from './plan'
 import { builderConfig, costModels } from './protocol'
-import { compareRefs, formatRef } from './refs'
+import { compareRefs, formatRef } from '../../core/cardano/refs'
 
 export interface AssembleInput {
   readonly pp: ProtocolParameters

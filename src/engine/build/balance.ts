@@ -11,13 +11,14 @@ import {
   type ProtocolParameters,
   type TxOutRef
 } from '../../chain/provider'
+import { scriptFee } from '../../core/cardano/review/fees'
 import { assemble, placeholderUnits, redeemerKey, type Assembled } from './assemble'
 import { engineFailure } from './build-errors'
 import { checkReadableDepth } from './depth'
 import { chooseInputs, feeAllowance, type ChosenInputs } from './inputs'
 import type { PlanFactory, TxPlan } from './plan'
-import { exUnitsFee, requiredCollateral } from './protocol'
-import { formatRef } from './refs'
+import { requiredCollateral } from './protocol'
+import { formatRef } from '../../core/cardano/refs'
 import type { InputReservations } from './reservations'
 import type { BuiltTx } from './types'
 import type { Wallet } from './wallet'
@@ -70,10 +71,7 @@ async function evaluate(deps: BalanceDeps, draft: Assembled, needed: Iterable<st
   for (const key of needed) {
     if (!units.has(key)) throw balancingError(`The evaluator returned no budget for redeemer ${key}`, key)
   }
-  const used = [...units.values()].reduce((a, u) => ({ mem: a.mem + u.mem, steps: a.steps + u.steps }), {
-    mem: 0n,
-    steps: 0n
-  })
+  const used = totalUnits(units)
   const max = deps.pp.maxTxExUnits
   if (used.mem > max.mem || used.steps > max.steps) {
     throw engineFailure('BadRequest', 'BalancingError', 'The scripts need more execution units than a tx may use', {
@@ -84,8 +82,12 @@ async function evaluate(deps: BalanceDeps, draft: Assembled, needed: Iterable<st
   return units
 }
 
-const scriptFee = (pp: ProtocolParameters, units: ReadonlyMap<string, ExUnits>): bigint =>
-  [...units.values()].reduce((a, u) => a + exUnitsFee(pp, u), 0n)
+const totalUnits = (units: ReadonlyMap<string, ExUnits>): ExUnits =>
+  [...units.values()].reduce((a, u) => ({ mem: a.mem + u.mem, steps: a.steps + u.steps }), { mem: 0n, steps: 0n })
+
+/** The ledger charges the transaction's total units, rounded up once. */
+const unitsFee = (pp: ProtocolParameters, units: ReadonlyMap<string, ExUnits>): bigint =>
+  scriptFee(totalUnits(units), pp)
 
 async function finish(deps: BalanceDeps, wallet: Wallet, chosen: ChosenInputs): Promise<Assembled> {
   const { pp } = deps
@@ -97,7 +99,7 @@ async function finish(deps: BalanceDeps, wallet: Wallet, chosen: ChosenInputs): 
   const draft = assemble({ ...base, exUnits: placeholder, collateral: { utxo, total } })
   const units = await evaluate(deps, draft, placeholder.keys())
   // The collateral total depends on the fee, which depends (by a few bytes) on the total: converge.
-  let fee = draft.fee - scriptFee(pp, placeholder) + scriptFee(pp, units)
+  let fee = draft.fee - unitsFee(pp, placeholder) + unitsFee(pp, units)
   for (let pass = 0; pass < CONVERGE_PASSES; pass += 1) {
     const built = assemble({ ...base, exUnits: units, collateral: { utxo, total: requiredCollateral(pp, fee) } })
     if (requiredCollateral(pp, built.fee) <= requiredCollateral(pp, fee)) return built

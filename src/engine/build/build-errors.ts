@@ -10,7 +10,7 @@ import { encodeTransactionError } from '../../core/marlowe/json/encode'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
 import type { TransactionError } from '../../core/marlowe/types'
 import { EngineError } from '../errors'
-import { formatRef } from './refs'
+import { formatRef } from '../../core/cardano/refs'
 import { assetList } from './values'
 
 export function badRequest(message: string, details: Readonly<Record<string, unknown>> = {}): EngineError {

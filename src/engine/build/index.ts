@@ -10,5 +10,5 @@ export {
 } from './reservations'
 export { checkContract, type RolesCheck, type SafetyError } from './safety'
 export type { RoleTokenFile, RoleTokenMetadata } from './metadata'
-export { formatRef, parseRef } from './refs'
+export { formatRef, parseRef } from '../../core/cardano/refs'
 export type * from './types'

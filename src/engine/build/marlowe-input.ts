@@ -11,7 +11,7 @@ import { PlutusDecodeError, decodeMarloweData } from '../../core/marlowe/plutus/
 import type { MarloweData } from '../../core/marlowe/types'
 import { engineFailure } from './build-errors'
 import type { BuildContext } from './context'
-import { formatRef } from './refs'
+import { formatRef } from '../../core/cardano/refs'
 import type { ApplyRequest } from './types'
 import { stateProblem } from './validator-rules'
 

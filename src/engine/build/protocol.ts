@@ -1,5 +1,6 @@
 /** Protocol parameters as CSL builder configuration, cost models and fee bounds. */
-import type { ExUnits, ProtocolParameters, Ratio } from '../../chain/provider'
+import type { ProtocolParameters, Ratio } from '../../chain/provider'
+import { referenceScriptFee, scriptFee } from '../../core/cardano/review/fees'
 import { CSL, type CslScope } from '../../csl'
 
 const big = (n: bigint | number): CSL.BigNum => CSL.BigNum.from_str(String(n))
@@ -49,41 +50,14 @@ export function costModels(scope: CslScope, pp: ProtocolParameters): CSL.Costmdl
   return models
 }
 
-function ceilRatio(quantity: bigint, r: Ratio): bigint {
-  return (quantity * r.numerator + r.denominator - 1n) / r.denominator
-}
-
-export function exUnitsFee(pp: ProtocolParameters, units: ExUnits): bigint {
-  return ceilRatio(units.mem, pp.priceMem) + ceilRatio(units.steps, pp.priceSteps)
-}
-
-/** The Conway reference-script fee: 25,600-byte tiers, each 1.2 times the price of the one before. */
-export function refScriptFee(pp: ProtocolParameters, bytes: number): bigint {
-  const tier = 25_600n
-  let remaining = BigInt(bytes)
-  let num = pp.minFeeRefScriptCostPerByte.numerator
-  let den = pp.minFeeRefScriptCostPerByte.denominator
-  let total = 0n
-  let totalDen = 1n
-  while (remaining > 0n) {
-    const chunk = remaining < tier ? remaining : tier
-    total = total * den + chunk * num * totalDen
-    totalDen *= den
-    remaining -= chunk
-    num *= 6n
-    den *= 5n
-  }
-  return total / totalDen
-}
-
 /**
  * A fee no transaction can exceed: the largest tx, every execution unit a tx may use when it runs scripts,
  * and its reference scripts. Coin selection covers it, so a selection never has to grow after evaluation.
  */
 export function maxFee(pp: ProtocolParameters, runsScripts: boolean, refScriptBytes: number): bigint {
   const sizeFee = pp.minFeeA * BigInt(pp.maxTxSize) + pp.minFeeB
-  const scriptFee = runsScripts ? exUnitsFee(pp, pp.maxTxExUnits) : 0n
-  return sizeFee + scriptFee + refScriptFee(pp, refScriptBytes)
+  const unitsFee = runsScripts ? scriptFee(pp.maxTxExUnits, pp) : 0n
+  return sizeFee + unitsFee + referenceScriptFee(BigInt(refScriptBytes), pp.minFeeRefScriptCostPerByte)
 }
 
 /** Lovelace the collateral must cover for a given fee. */

@@ -8,7 +8,10 @@
  * `tryReserve` is the atomic step: a store backed by a database implements it in one transaction.
  */
 import type { TxOutRef } from '../../chain/provider'
-import { formatRef } from './refs'
+import { formatRef } from '../../core/cardano/refs'
+import type { ReserveOutcome } from '../../store/reservations'
+
+export type { ReserveOutcome }
 
 export interface Reservation {
   readonly key: string
@@ -24,8 +27,6 @@ export interface ReservedRefs {
   /** `txid#ix` of every UTxO a live reservation uses as collateral. */
   readonly collateral: ReadonlySet<string>
 }
-
-export type ReserveOutcome = { readonly ok: true } | { readonly ok: false; readonly conflicts: readonly string[] }
 
 export interface InputReservations {
   /** The refs held by reservations that have not expired at `now`. */

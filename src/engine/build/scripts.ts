@@ -6,7 +6,7 @@ import type { ChainProvider, TxOutRef } from '../../chain/provider'
 import { formatShelleyAddress, type Credential } from '../../core/cardano/address'
 import { CSL, withCsl } from '../../csl'
 import { engineFailure } from './build-errors'
-import { formatRef } from './refs'
+import { formatRef } from '../../core/cardano/refs'
 import type { DeployedScript } from '../../chain/deployments'
 
 /** A Plutus V2 script spent through a reference input. */

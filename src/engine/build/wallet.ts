@@ -5,7 +5,7 @@
 import type { ChainProvider, Utxo } from '../../chain/provider'
 import { AddressError, parseShelleyAddress, type ShelleyAddress } from '../../core/cardano/address'
 import { badRequest } from './build-errors'
-import { formatRef } from './refs'
+import { formatRef } from '../../core/cardano/refs'
 import type { WalletRequest } from './types'
 
 export interface Wallet {

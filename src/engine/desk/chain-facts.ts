@@ -5,21 +5,15 @@
  */
 import { deploymentOf } from '../../chain/deployments'
 import type { ChainProvider, ProtocolParameters } from '../../chain/provider'
-import type {
-  MarloweScriptName,
-  ResolvedOutput,
-  ReviewProtocolParameters,
-  SlotEra
-} from '../../core/cardano/review/types'
+import type { MarloweScriptName, ReviewProtocolParameters } from '../../core/cardano/review/types'
 import type { ReviewBundle } from '../../core/cardano/bundle'
+import { formatRef } from '../../core/cardano/refs'
 import { decodeTransaction, TxDecodeError } from '../../core/cardano/tx'
 import type { Era } from '../../core/cardano/tx-envelope'
 import { EngineError } from '../errors'
+import type { ReviewFacts } from '../offline-tx'
 
-export interface ChainFacts {
-  readonly resolvedInputs: readonly ResolvedOutput[]
-  readonly eraSummaries: readonly SlotEra[]
-  readonly protocolParameters: ReviewProtocolParameters
+export interface ChainFacts extends ReviewFacts {
   /** `txid#ix` of spent or referenced outputs the chain does not know (spent, or never existed). */
   readonly missing: readonly string[]
 }
@@ -51,13 +45,12 @@ export async function chainFacts(provider: ChainProvider, tx: Uint8Array): Promi
     provider.eraSummaries(),
     provider.protocolParameters()
   ])
-  const key = (r: { txId: string; index: number }): string => `${r.txId}#${r.index}`
-  const known = new Set(found.map((u) => key(u.ref)))
+  const known = new Set(found.map((u) => formatRef(u.ref)))
   return {
     resolvedInputs: found,
     eraSummaries: [...eraSummaries],
     protocolParameters: reviewParameters(params),
-    missing: refs.filter((r) => !known.has(key(r))).map(key)
+    missing: refs.filter((r) => !known.has(formatRef(r))).map(formatRef)
   }
 }
 

@@ -5,14 +5,15 @@
 import type { AppStatus, PreparedTx, TxKind } from '../../api/contract'
 import type { ChainProvider, ChainTip, TxOutRef } from '../../chain/provider'
 import { bytesToHex } from '../../core/bytes'
-import type { ReviewContext, TxReview } from '../../core/cardano/review/types'
+import type { TxReview } from '../../core/cardano/review/types'
 import type { JsonObject } from '../../core/json/lossless'
 import type { ServiceStore, TxRow } from '../../store/service-store'
 import { SlotClock } from '../build/slots'
 import type { Keystore } from '../keys'
+import { reviewContext, type ReviewFacts } from '../offline-tx'
 import type { MarloweService } from '../service'
 import { reviewOffThread } from '../worker'
-import { chainFacts, marloweScripts, type ChainFacts } from './chain-facts'
+import { chainFacts, marloweScripts } from './chain-facts'
 import { deskFailure } from './errors'
 import { ActivityTracker } from './progress'
 import { Wallets } from './wallets'
@@ -95,20 +96,14 @@ export class DeskContext {
   }
 
   /** Reviews `tx` with the chain's facts when given, and every wallet of the keystore as "own". */
-  async review(tx: Uint8Array, facts: Omit<ChainFacts, 'missing'> | undefined): Promise<TxReview> {
-    const context: ReviewContext = {
+  async review(tx: Uint8Array, facts: ReviewFacts | undefined): Promise<TxReview> {
+    const base = {
       wallets: await this.wallets.ownWallets(),
       marloweScripts: marloweScripts(this.provider),
       networkId: this.provider.networkId,
-      now: await this.chainTime().catch(() => BigInt(this.now())),
-      ...(facts === undefined
-        ? {}
-        : {
-            resolvedInputs: facts.resolvedInputs,
-            eraSummaries: facts.eraSummaries,
-            protocolParameters: facts.protocolParameters
-          })
+      now: await this.chainTime().catch(() => BigInt(this.now()))
     }
+    const context = reviewContext(base, facts)
     const review = await reviewOffThread(tx, context)
     this.reviewed.delete(review.txId)
     this.reviewed.add(review.txId)

@@ -12,8 +12,9 @@ import { witnessSetBytes } from '../../core/cardano/witnesses'
 import type { TxRow } from '../../store/service-store'
 import type { SubmitTarget } from '../service'
 import { assembleTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
-import { readImportedOffThread, type ImportedTx } from '../worker'
-import { chainFacts, reviewBundleOf, type ChainFacts } from './chain-facts'
+import { bundleFacts, type LoadedTx, type ReviewFacts } from '../offline-tx'
+import { readImportedOffThread } from '../worker'
+import { chainFacts, reviewBundleOf } from './chain-facts'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -65,15 +66,8 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
   const { keystore, service, provider, progress } = ctx
 
   /** The chain's facts about a loaded file: its bundle's, else the chain's if it answers (offline: none). */
-  async function factsOf(loaded: ImportedTx): Promise<Omit<ChainFacts, 'missing'> | undefined> {
-    const b = loaded.bundle
-    if (b !== undefined) {
-      return {
-        resolvedInputs: b.resolvedInputs,
-        eraSummaries: b.eraSummaries,
-        protocolParameters: b.protocolParameters ?? {}
-      }
-    }
+  async function factsOf(loaded: LoadedTx): Promise<ReviewFacts | undefined> {
+    if (loaded.bundle !== undefined) return bundleFacts(loaded.bundle)
     try {
       return await chainFacts(provider, loaded.tx)
     } catch (e) {

@@ -9,6 +9,7 @@
  * payout script with a payout datum. A transaction the real validators would refuse may still stand on the
  * sandbox (its stand-ins accept anything): what it visibly did is recorded, and nothing that does not decode.
  */
+import { formatRef } from '../../core/cardano/refs'
 import type { Value } from '../../core/cardano/value'
 import type { DecodedOutput, DecodedTx, DecodedValue } from '../../core/cardano/tx'
 import { metadataView } from '../../core/cardano/review/metadata-view'
@@ -58,11 +59,11 @@ export interface ChainRecord {
 export function chainRecord(tx: DecodedTx, ctx: ChainRecordContext): ChainRecord | undefined {
   if (!tx.isValid) return undefined
   for (const input of tx.body.inputs) {
-    const spent = ctx.contractAt(`${input.txId}#${input.index}`)
+    const spent = ctx.contractAt(formatRef(input))
     if (spent !== undefined) return applied(tx, ctx, { txId: input.txId, index: input.index }, spent)
   }
   const withdrawn = tx.body.inputs.flatMap((i) => {
-    const payout = ctx.openPayout(`${i.txId}#${i.index}`)
+    const payout = ctx.openPayout(formatRef(i))
     return payout === undefined ? [] : [payout]
   })
   if (withdrawn.length > 0) return withdrawal(withdrawn)
@@ -75,7 +76,7 @@ function created(tx: DecodedTx, ctx: ChainRecordContext): ChainRecord | undefine
     const datum = datumBytes(tx, output)
     const md = datum === undefined ? undefined : readOrUndefined(() => decodeMarloweData(datum))
     if (datum === undefined || md === undefined) continue
-    const contractId = `${tx.id}#${index}`
+    const contractId = formatRef({ txId: tx.id, index })
     const record: CreateRecord = {
       kind: 'create',
       ...labels(tx),
@@ -103,7 +104,7 @@ function applied(
   input: { readonly txId: string; readonly index: number },
   spent: { readonly contractId: string; readonly datum: Uint8Array }
 ): ChainRecord {
-  const inputRef = `${input.txId}#${input.index}`
+  const inputRef = formatRef(input)
   const output = continuation(tx, ctx)
   const payouts = payoutsOf(tx, ctx)
   const validity = validityOf(tx, ctx.clock)
@@ -170,7 +171,7 @@ function continuation(tx: DecodedTx, ctx: ChainRecordContext): ApplyRecord['outp
     if (!paysTo(output, ctx.semanticsHash)) continue
     const datum = datumBytes(tx, output)
     if (datum === undefined || readOrUndefined(() => decodeMarloweData(datum)) === undefined) continue
-    return { ref: `${tx.id}#${index}`, datum, assets: valueOf(output.value) }
+    return { ref: formatRef({ txId: tx.id, index }), datum, assets: valueOf(output.value) }
   }
   return undefined
 }
@@ -182,7 +183,7 @@ function payoutsOf(tx: DecodedTx, ctx: ChainRecordContext): PayoutRecord[] {
     const datum = datumBytes(tx, output)
     const payout = datum === undefined ? undefined : readOrUndefined(() => decodePayoutDatum(datum))
     if (payout === undefined) continue
-    payouts.push({ ref: `${tx.id}#${index}`, ...payout, assets: valueOf(output.value) })
+    payouts.push({ ref: formatRef({ txId: tx.id, index }), ...payout, assets: valueOf(output.value) })
   }
   return payouts
 }

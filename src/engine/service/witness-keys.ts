@@ -4,6 +4,7 @@
  * the transaction (extraneous witnesses) after the submit was accepted; finding it first makes it a clear 400.
  * It needs the spent outputs: when the node cannot name them all, nothing is said and the node decides.
  */
+import { formatRef } from '../../core/cardano/refs'
 import { ChainError, type ChainProvider } from '../../chain/provider'
 import { decodeTransaction } from '../../core/cardano/tx'
 import { reviewOffThread } from '../worker'
@@ -18,7 +19,7 @@ export async function unneededWitnessKeys(provider: ChainProvider, signed: Uint8
     if (e instanceof ChainError) return []
     throw e
   }
-  if (resolved.length < new Set(refs.map((r) => `${r.txId}#${r.index}`)).size) return []
+  if (resolved.length < new Set(refs.map((r) => formatRef(r))).size) return []
   const { witnesses } = await reviewOffThread(signed, { resolvedInputs: resolved })
   const needed = new Set(witnesses.needed.map((n) => n.keyHash))
   return witnesses.vkeys.filter((w) => !needed.has(w.keyHash)).map((w) => w.keyHash)

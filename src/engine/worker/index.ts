@@ -17,9 +17,9 @@ import { ValueTooLargeError } from '../../core/marlowe/limits'
 import type { Simulation, SimulationInput } from '../build/simulate'
 import { EngineError } from '../errors'
 import { WorkerRunner } from './runner'
-import type { EngineTasks, ImportedTx } from './tasks'
+import type { LoadedTx } from '../offline-tx'
+import type { EngineTasks } from './tasks'
 
-export type { ImportedTx } from './tasks'
 export { WorkerRunner, type RunnerStatus, type WorkerRunnerOptions } from './runner'
 
 /** The script's name beside the engine's bundle; the builds write it under this name. */
@@ -75,7 +75,7 @@ export function reviewOffThread(tx: Uint8Array, context: ReviewContext): Promise
 }
 
 /** A transaction file or review bundle as pasted or dropped: `InvalidTransaction` or `InvalidBundle` if it is not. */
-export function readImportedOffThread(text: string): Promise<ImportedTx> {
+export function readImportedOffThread(text: string): Promise<LoadedTx> {
   return engineWorker().run('readImported', text, 'Reading the transaction file')
 }
 

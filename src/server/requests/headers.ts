@@ -4,7 +4,7 @@
  */
 import type { TxOutRef } from '../../chain/provider'
 import { parseStakeAddress } from '../../engine/build/stake'
-import { formatRef } from '../../engine/build/refs'
+import { formatRef } from '../../core/cardano/refs'
 import type { WalletRequest } from '../../engine/build/types'
 import { EngineError } from '../../engine/errors'
 import { parseAddress, type NetworkId } from './addresses'

@@ -3,7 +3,7 @@
  * `<field> [<value>][;limit <n>][;offset <n>][;order asc|desc]` and the response headers of a page.
  */
 import type { TxOutRef } from '../../chain/provider'
-import { formatRef } from '../../engine/build/refs'
+import { formatRef } from '../../core/cardano/refs'
 import { EngineError } from '../../engine/errors'
 import { parseTxOutRef, TX_ID } from './ids'
 import { quote } from './problems'

@@ -22,7 +22,7 @@ import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { ADA as ADA_TOKEN, CLOSE, type Contract, type Party } from '../../../src/core/marlowe/types'
 import { InMemoryInputReservations, MarloweTxBuilder, type SafetyError } from '../../../src/engine/build'
 import { COST_NOT_CHECKED } from '../../../src/engine/build/cost-check'
-import { formatRef } from '../../../src/engine/build/refs'
+import { formatRef } from '../../../src/core/cardano/refs'
 import { COSTLIEST_PER_MEASURE } from '../../../src/engine/build/simulate'
 import {
   failingValidator,

@@ -22,7 +22,7 @@ import {
 import { computeTransaction } from '../../../src/core/marlowe/semantics'
 import type { Contract, Input, MarloweData, Party, TimeInterval } from '../../../src/core/marlowe/types'
 import { CSL, withCsl } from '../../../src/csl'
-import { formatRef } from '../../../src/engine/build/refs'
+import { formatRef } from '../../../src/core/cardano/refs'
 import { addValues, covers, subtractValues, sumValues, tokenValue, valuesEqual } from '../../../src/engine/build/values'
 
 export interface DecodedOutput {

@@ -4,11 +4,12 @@
  * data hash recomputed and no serious warning.
  */
 import { afterEach, describe, expect, test } from 'vitest'
+import { encodeInt } from '../../../src/core/cardano/cbor'
 import type { TxReview } from '../../../src/core/cardano/review/types'
 import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
 import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
 import { rolesEscrow } from './flows'
-import { ADA, harness, reviewFor, testWallet, type Harness, type TestWallet } from './support'
+import { ADA, harness, reviewFor, sign, testWallet, type Harness, type TestWallet } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -19,6 +20,19 @@ let h: Harness
 afterEach(async () => h.close())
 
 const review = (tx: Uint8Array, wallet: TestWallet): Promise<TxReview> => reviewFor(h, tx, wallet)
+
+/**
+ * The builder's fee against the review's ledger minimum on the signed tx, to the lovelace: script and
+ * reference-script fees round alike in both, and the only excess is the fee field CSL sizes as a full
+ * 8-byte integer while estimating (`minFeeA` per byte the real fee encodes shorter).
+ */
+async function expectMinimumFee(tx: Uint8Array, wallet: TestWallet): Promise<void> {
+  const { fee } = await review(sign(tx, [wallet]), wallet)
+  const { minFeeA } = await h.sandbox.protocolParameters()
+  const reservedFieldBytes = BigInt(9 - encodeInt(fee.fee).length)
+  expect(fee.scriptFee).toBeGreaterThan(0n)
+  expect(fee.minimum).toBe(fee.fee - minFeeA * reservedFieldBytes)
+}
 
 function serious(r: TxReview): string[] {
   return r.warnings.filter((w) => w.severity === 'danger').map((w) => w.message)
@@ -61,6 +75,7 @@ describe('review of builder transactions', () => {
     expect(opened.metadata?.marlowe?.tags.map((t) => t.tag)).toEqual(['desk.review'])
     expect(opened.witnesses.needed.find((n) => n.wallet === 'carol')?.signed).toBe(false)
     expect(opened.netEffect.find((e) => e.wallet === 'carol')?.complete).toBe(true)
+    await expectMinimumFee(created.tx, carol)
     await h.submit(created, [carol])
 
     let current = created.contractId
@@ -72,6 +87,7 @@ describe('review of builder transactions', () => {
         { contractId: created.contractId, marloweUtxo: current, datum, inputs }
       )
       const r = await review(built.tx, wallet)
+      await expectMinimumFee(built.tx, wallet)
       await h.submit(built, [wallet])
       payouts = built.payouts
       if (built.output !== undefined) {
@@ -112,6 +128,7 @@ describe('review of builder transactions', () => {
       expect.objectContaining({ rolesCurrency: created.rolesCurrency, role: 'Seller' })
     ])
     expect(w.inputs.find((i) => i.owner === 'script')?.address?.scriptName).toBe('marlowe-payout')
+    await expectMinimumFee(withdrawn.tx, bob)
     await h.submit(withdrawn, [bob])
   })
 })

@@ -4,7 +4,8 @@ import type { EraSummary, ProtocolParameters, Utxo } from '../../../src/chain/pr
 import { toProtocolParameters, SANDBOX_BLAZE_PARAMS } from '../../../src/chain/sandbox/params'
 import { ADA, CLOSE, emptyState, type Contract, type Token } from '../../../src/core/marlowe/types'
 import { minAdaUpperBound } from '../../../src/engine/build/min-utxo'
-import { maxFee, refScriptFee, requiredCollateral } from '../../../src/engine/build/protocol'
+import { referenceScriptFee } from '../../../src/core/cardano/review/fees'
+import { maxFee, requiredCollateral } from '../../../src/engine/build/protocol'
 import { selectCoins } from '../../../src/engine/build/selection'
 import { SlotClock } from '../../../src/engine/build/slots'
 import { CSL, withCsl } from '../../../src/csl'
@@ -122,7 +123,7 @@ describe('fees', () => {
             .to_str()
         )
       )
-      expect(refScriptFee(pp, size)).toBe(csl)
+      expect(referenceScriptFee(BigInt(size), pp.minFeeRefScriptCostPerByte)).toBe(csl)
     }
   })
 

@@ -12,6 +12,7 @@ import { MAX_CBOR_DEPTH, type Nesting } from '../../depth-limits'
 import { CborError } from './error'
 import type { CborItem } from './item'
 import { EncodingIssueLog } from './issues'
+import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_TEXT, MAJOR_UINT } from './major'
 
 /** Bignums beyond this many bytes (2^8192) are not useful in anything a transaction carries. */
 export const DEFAULT_MAX_BIGNUM_BYTES = 1024
@@ -24,13 +25,6 @@ export interface CborReaderOptions {
   readonly issues?: EncodingIssueLog
 }
 
-const MAJOR_UINT = 0
-const MAJOR_NINT = 1
-const MAJOR_BYTES = 2
-const MAJOR_TEXT = 3
-const MAJOR_ARRAY = 4
-const MAJOR_MAP = 5
-const MAJOR_TAG = 6
 const INDEFINITE = 31
 const BREAK = 0xff
 const TAG_SET = 258
@@ -131,7 +125,7 @@ export class CborReader {
     const start = this.pos
     const initial = this.byte()
     const major = initial >> 5
-    if (major !== MAJOR_UINT && major !== MAJOR_NINT) throw typeError(what, 'an integer', initial, start)
+    if (major !== MAJOR_UINT && major !== MAJOR_NEGINT) throw typeError(what, 'an integer', initial, start)
     const n = this.argumentBig(initial & 0x1f, start)
     return major === MAJOR_UINT ? n : -1n - n
   }
@@ -310,7 +304,7 @@ export class CborReader {
     const info = initial & 0x1f
     switch (initial >> 5) {
       case MAJOR_UINT:
-      case MAJOR_NINT:
+      case MAJOR_NEGINT:
         return { kind: 'int', value: this.int('item'), start, end: this.pos }
       case MAJOR_BYTES:
         return { kind: 'bytes', value: this.bytes('item'), indefinite: info === INDEFINITE, start, end: this.pos }

@@ -1,4 +1,6 @@
 /** The few CBOR encodings the core writes itself (e.g. language views for the script data hash): canonical heads. */
+import { MAJOR_BYTES, MAJOR_NEGINT, MAJOR_UINT } from './major'
+
 const UINT64_LIMIT = 1n << 64n
 
 /** The shortest head of major type `major` with argument `n` (0 ≤ n < 2^64). */
@@ -20,12 +22,12 @@ export function encodeHead(major: number, n: bigint | number): Uint8Array {
 
 /** A CBOR integer (major type 0 or 1); −2^64 ≤ n < 2^64. */
 export function encodeInt(n: bigint): Uint8Array {
-  return n >= 0n ? encodeHead(0, n) : encodeHead(1, -1n - n)
+  return n >= 0n ? encodeHead(MAJOR_UINT, n) : encodeHead(MAJOR_NEGINT, -1n - n)
 }
 
 /** A CBOR byte string (major type 2) holding `bytes`. */
 export function encodeByteString(bytes: Uint8Array): Uint8Array {
-  const head = encodeHead(2, bytes.length)
+  const head = encodeHead(MAJOR_BYTES, bytes.length)
   const out = new Uint8Array(head.length + bytes.length)
   out.set(head)
   out.set(bytes, head.length)

@@ -1,4 +1,5 @@
 /** Mint, certificates, withdrawals and governance for display, each pointing at the redeemer that runs it. */
+import { formatRef } from '../refs'
 import type { DecodedTx, Withdrawal } from '../tx'
 import { addressView, credentialView } from './address-view'
 import { outRef, type ReviewEnv } from './env'
@@ -14,7 +15,7 @@ export type RedeemerFinder = (target: RedeemerTarget) => bigint | undefined
 function targetKey(t: RedeemerTarget): string {
   switch (t.kind) {
     case 'input':
-      return `input ${t.ref.txId}#${t.ref.index}`
+      return `input ${formatRef(t.ref)}`
     case 'mint':
       return `mint ${t.policyId}`
     case 'certificate':

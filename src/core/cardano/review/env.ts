@@ -2,6 +2,7 @@
  * What the review derives once from the context: lookups of resolved outputs, wallets, known scripts and
  * policies, and witness-set datums, shared by every part of the review.
  */
+import { formatRef } from '../refs'
 import { AddressError } from '../address'
 import { parseAddressText, type DecodedAddress, type DecodedTx, type TxIn, type WitnessDatum } from '../tx'
 import { PUBLISHED_MARLOWE_SCRIPTS } from './marlowe-scripts'
@@ -22,8 +23,9 @@ export interface ReviewEnv {
   readonly hasWallets: boolean
 }
 
+/** Context files may spell ids in upper case: keys are lower case. */
 export function refKey(ref: TxIn | OutRef): string {
-  return `${ref.txId.toLowerCase()}#${ref.index}`
+  return formatRef({ txId: ref.txId.toLowerCase(), index: ref.index })
 }
 
 export function createEnv(tx: DecodedTx, context: ReviewContext): ReviewEnv {

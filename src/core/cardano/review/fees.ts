@@ -3,7 +3,8 @@
  * priceSteps⌉, plus Conway's tiered reference-script fee (each 25,600 bytes cost 1.2× the tier before).
  */
 import type { ExUnits } from '../tx'
-import type { Ratio, ReviewProtocolParameters } from './types'
+import type { Ratio } from '../../ratio'
+import type { ReviewProtocolParameters } from './types'
 
 const REF_SCRIPT_TIER_BYTES = 25_600n
 /** The tier multiplier, 1.2. */
@@ -16,20 +17,28 @@ function ceilDiv(n: bigint, d: bigint): bigint {
   return n <= 0n ? -(-n / d) : (n + d - 1n) / d
 }
 
-/** ⌈mem × priceMem + steps × priceSteps⌉, or undefined without prices. */
-export function exUnitsFee(exUnits: ExUnits, params: ReviewProtocolParameters): bigint | undefined {
-  const { priceMem, priceSteps } = params
-  if (priceMem === undefined || priceSteps === undefined) return undefined
-  if (priceMem.denominator <= 0n || priceSteps.denominator <= 0n) return undefined
+/**
+ * The ledger's `txscriptfee`: ⌈mem × priceMem + steps × priceSteps⌉ on the exact rationals, one ceiling for the
+ * transaction's total units (a ceiling per price, or per redeemer, would overpay).
+ */
+export function scriptFee(exUnits: ExUnits, prices: { readonly priceMem: Ratio; readonly priceSteps: Ratio }): bigint {
+  const { priceMem, priceSteps } = prices
   const numerator =
     exUnits.mem * priceMem.numerator * priceSteps.denominator +
     exUnits.steps * priceSteps.numerator * priceMem.denominator
   return ceilDiv(numerator, priceMem.denominator * priceSteps.denominator)
 }
 
-/** Conway's reference-script fee for `size` bytes of reference scripts, or undefined without its price. */
-export function referenceScriptFee(size: bigint, price: Ratio | undefined): bigint | undefined {
-  if (price === undefined || price.denominator <= 0n) return undefined
+/** `scriptFee`, or undefined without valid prices. */
+export function exUnitsFee(exUnits: ExUnits, params: ReviewProtocolParameters): bigint | undefined {
+  const { priceMem, priceSteps } = params
+  if (priceMem === undefined || priceSteps === undefined) return undefined
+  if (priceMem.denominator <= 0n || priceSteps.denominator <= 0n) return undefined
+  return scriptFee(exUnits, { priceMem, priceSteps })
+}
+
+/** Conway's reference-script fee for `size` bytes of reference scripts: the floor of the exact tiered sum. */
+export function referenceScriptFee(size: bigint, price: Ratio): bigint {
   // Exact rationals: acc and tier price share the denominator price.denominator × 5^tier.
   let accNumerator = 0n
   let denominator = price.denominator

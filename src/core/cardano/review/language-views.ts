@@ -8,12 +8,10 @@ import { concatBytes } from '../../bytes'
 import { encodeHead, encodeInt } from '../cbor'
 import type { ScriptLanguage } from '../tx'
 import type { ReviewProtocolParameters } from './types'
+import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP } from '../cbor/major'
 
 type PlutusLanguage = 'PlutusV1' | 'PlutusV2' | 'PlutusV3'
 
-const MAJOR_BYTES = 2
-const MAJOR_ARRAY = 4
-const MAJOR_MAP = 5
 const CANONICAL_ORDER: readonly PlutusLanguage[] = ['PlutusV2', 'PlutusV3', 'PlutusV1']
 const KEY: Readonly<Record<PlutusLanguage, Uint8Array>> = {
   PlutusV1: Uint8Array.of(0x41, 0x00),

@@ -2,6 +2,7 @@
  * `reviewTransaction`: transaction bytes (and optional context) → the review model a signer reads before
  * signing. Pure and synchronous; hostile bytes give a `TxDecodeError`, never a crash or a hang.
  */
+import { formatRef } from '../refs'
 import { decodeTransaction, type DecodedTx } from '../tx'
 import { certificateViews, governanceView, mintViews, redeemerFinder, withdrawalViews } from './body-views'
 import { DatumDecoder } from './datum-view'
@@ -176,7 +177,9 @@ function feeView(
     { mem: 0n, steps: 0n }
   )
   const scriptFee = tx.witnessSet.redeemers.length === 0 ? 0n : exUnitsFee(total, params)
-  const refFee = referenceScriptFee(BigInt(refBytes), params.minFeeRefScriptCostPerByte)
+  const refPrice = params.minFeeRefScriptCostPerByte
+  const refFee =
+    refPrice === undefined || refPrice.denominator <= 0n ? undefined : referenceScriptFee(BigInt(refBytes), refPrice)
   // Signatures still to come enlarge the transaction: each vkey witness adds about 101 bytes.
   const grown = tx.size + missingSignatures * VKEY_WITNESS_BYTES
   const base = sizeFee(grown, params)
@@ -207,7 +210,7 @@ function witnessDatumViews(
     if (list === undefined) usedBy.set(hash, [by])
     else list.push(by)
   }
-  for (const i of inputs) use(i.datum?.hash, `input ${i.ref.txId}#${i.ref.index}`)
+  for (const i of inputs) use(i.datum?.hash, `input ${formatRef(i.ref)}`)
   const all = collateralReturn === undefined ? outputs : [...outputs, collateralReturn]
   for (const o of all) use(o.datum?.hash, `output ${o.index}`)
   const scriptNames = new Map<string, MarloweScriptName | undefined>()

@@ -4,6 +4,7 @@
  * optional context that makes it richer. Hashes, key hashes, policy ids and asset names are lowercase hex.
  */
 import type { JsonObject, JsonValue } from '../../json/lossless'
+import type { Ratio } from '../../ratio'
 import type { EncodingIssueKind } from '../cbor'
 import type { Value } from '../value'
 import type {
@@ -54,11 +55,6 @@ export interface OwnWallet {
 }
 
 export type MarloweScriptName = 'marlowe-semantics' | 'marlowe-payout' | 'marlowe-open-role'
-
-export interface Ratio {
-  readonly numerator: bigint
-  readonly denominator: bigint
-}
 
 /** The protocol parameters the review uses; `ProtocolParameters` of `src/chain/provider.ts` fits. */
 export interface ReviewProtocolParameters {

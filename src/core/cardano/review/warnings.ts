@@ -4,6 +4,7 @@
  * `danger` means the node will reject the transaction or the signer stands to lose funds; `warning` needs a
  * look; `info` explains a limit of the review.
  */
+import { formatRef } from '../refs'
 import { stringifyJson } from '../../json/lossless'
 import type { DecodedTx } from '../tx'
 import type { ReviewEnv } from './env'
@@ -283,7 +284,7 @@ function hashWarnings(tx: DecodedTx, review: ReviewWithoutWarnings, warn: Warn):
 
 function marloweWarnings(review: ReviewWithoutWarnings, warn: Warn): void {
   for (const step of review.marlowe.steps) {
-    const at = `${step.input.txId}#${step.input.index}`
+    const at = formatRef(step.input)
     const { result } = step
     if (result.type === 'error') {
       warn(

@@ -8,8 +8,7 @@ import { readScriptRef } from './script'
 import type { DecodedAddress } from './address'
 import type { DecodedDatum, DecodedOutput, DecodedScript, DecodedValue } from './types'
 import { readValue } from './value'
-
-const MAJOR_ARRAY = 4
+import { MAJOR_ARRAY } from '../cbor/major'
 
 export function readOutput(r: TxReader, what: string): DecodedOutput {
   const start = r.pos

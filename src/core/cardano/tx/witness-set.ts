@@ -17,10 +17,10 @@ import type {
   VkeyWitness,
   WitnessDatum
 } from './types'
+import { MAJOR_MAP } from '../cbor/major'
 
 const REDEEMER_TAGS: readonly RedeemerTag[] = ['spend', 'mint', 'cert', 'reward', 'vote', 'propose']
 const MAX_REDEEMER_INDEX = 0xffffffff
-const MAJOR_MAP = 5
 const VKEY_BYTES = 32
 const SIGNATURE_BYTES = 64
 const PLUTUS_KEYS: ReadonlyMap<bigint, ScriptLanguage> = new Map([

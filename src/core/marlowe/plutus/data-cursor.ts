@@ -14,12 +14,6 @@ import { TextsByBytes } from '../../memo'
 import { trailingBytes, decodePlutusDataItem } from './data-decoder'
 import {
   INDEFINITE,
-  MAJOR_ARRAY,
-  MAJOR_BYTES,
-  MAJOR_MAP,
-  MAJOR_NEGINT,
-  MAJOR_TAG,
-  MAJOR_UINT,
   Reader,
   TAG_EXTENDED_CONSTR,
   TAG_NEGATIVE_BIGNUM,
@@ -29,6 +23,7 @@ import {
   indefiniteArrayCounts,
   skipPlutusDataItem
 } from './data-reader'
+import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor/major'
 import { PlutusDataError, type PlutusData } from './data-types'
 import { PlutusDecodeError } from './data-shape'
 

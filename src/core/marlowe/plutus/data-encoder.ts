@@ -4,18 +4,13 @@
  */
 import { hexToBytes } from '../../bytes'
 import { PlutusDataError, type PlutusData } from './data-types'
+import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor/major'
 
 const UINT64_LIMIT = 1n << 64n
 const UINT32_LIMIT = 0x1_0000_0000n
 /** plutus-core splits byte strings longer than this into an indefinite string of chunks of this size. */
 const BYTES_CHUNK = 64
 
-const MAJOR_UINT = 0
-const MAJOR_NEGINT = 1
-const MAJOR_BYTES = 2
-const MAJOR_ARRAY = 4
-const MAJOR_MAP = 5
-const MAJOR_TAG = 6
 const BYTES_INDEFINITE = 0x5f
 const ARRAY_INDEFINITE = 0x9f
 const ARRAY_EMPTY = 0x80

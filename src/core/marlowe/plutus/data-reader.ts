@@ -8,17 +8,19 @@
 import { bytesToHex, concatBytes } from '../../bytes'
 import { MAX_DATA_DEPTH } from '../../depth-limits'
 import { PlutusDataError } from './data-types'
+import {
+  MAJOR_ARRAY,
+  MAJOR_BYTES,
+  MAJOR_MAP,
+  MAJOR_NEGINT,
+  MAJOR_TAG,
+  MAJOR_TEXT,
+  MAJOR_UINT
+} from '../../cardano/cbor/major'
 
 /** Deepest nesting of constructors, lists and maps accepted (core/depth-limits.ts). */
 export { MAX_DATA_DEPTH }
 
-export const MAJOR_UINT = 0
-export const MAJOR_NEGINT = 1
-export const MAJOR_BYTES = 2
-export const MAJOR_TEXT = 3
-export const MAJOR_ARRAY = 4
-export const MAJOR_MAP = 5
-export const MAJOR_TAG = 6
 export const INDEFINITE = 31
 export const BREAK = 0xff
 /** plutus-core rejects longer definite byte strings, bignum payloads and chunks ("the 64-byte limit"). */

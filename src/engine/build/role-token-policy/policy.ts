@@ -10,6 +10,7 @@ import { encodeHead } from '../../../core/cardano/cbor'
 import { constrData, encodePlutusData, type PlutusData } from '../../../core/marlowe/plutus/data'
 import { ROLE_TOKENS_PROGRAM } from './compiled'
 import { applyDataArgument } from './flat-apply'
+import { MAJOR_BYTES } from '../../../core/cardano/cbor/major'
 
 export interface RoleToken {
   /** Asset name, hex (at most 32 bytes). */
@@ -27,7 +28,6 @@ export interface RoleTokenPolicy {
 const TX_ID = /^[0-9a-fA-F]{64}$/
 const ASSET_NAME = /^(?:[0-9a-f]{2}){0,32}$/
 const PLUTUS_V2_TAG = 0x02
-const MAJOR_BYTES = 2
 
 const program = hexToBytes(ROLE_TOKENS_PROGRAM)
 
