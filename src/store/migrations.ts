@@ -119,5 +119,8 @@ export const MIGRATIONS: readonly string[] = [
    DROP INDEX payouts_by_contract;
    CREATE INDEX payouts_in_order ON payouts(block_no, tx_id, output_index);
    CREATE INDEX payouts_of_contract_in_order ON payouts(contract_id, block_no, tx_id, output_index);
-   CREATE INDEX payouts_of_role_in_order ON payouts(roles_currency, role, block_no, tx_id, output_index);`
+   CREATE INDEX payouts_of_role_in_order ON payouts(roles_currency, role, block_no, tx_id, output_index);`,
+  // 5: an unsigned build whose inputs a newer build took (when nothing else was left) is marked, so that its
+  // submit is refused with that reason (the reservations are found by the outputs they spend, as indexed).
+  `ALTER TABLE txs ADD COLUMN superseded_at INTEGER;`
 ]

@@ -31,9 +31,21 @@ export interface TxRow {
   /** Epoch ms. */
   readonly createdAt: number
   readonly submittedAt?: number
+  /** Epoch ms when a newer build took this unsigned build's inputs: it can no longer be submitted. */
+  readonly supersededAt?: number
   readonly block?: BlockRow
   readonly details: string
   readonly origin: TxOrigin
+}
+
+/** A live reservation on some of the given outputs, with the build that holds it. */
+export interface HeldBy {
+  readonly txId: string
+  readonly status: TxStatusName
+  readonly reservationKey: string
+  readonly superseded: boolean
+  /** The outputs (`txid#ix`) among those asked about that it spends. */
+  readonly refs: readonly string[]
 }
 
 export interface PayoutRow {
@@ -125,6 +137,7 @@ interface RawTx {
   reservation_key: string
   created_at: number
   submitted_at: number | null
+  superseded_at: number | null
   block_slot: bigint | null
   block_no: bigint | null
   block_hash: string | null
@@ -209,6 +222,7 @@ function txFromRaw(r: RawTx): TxRow {
     reservationKey: r.reservation_key,
     createdAt: Number(r.created_at),
     ...(r.submitted_at === null ? {} : { submittedAt: Number(r.submitted_at) }),
+    ...(r.superseded_at === null ? {} : { supersededAt: Number(r.superseded_at) }),
     ...blockFromRaw(r),
     details: r.details,
     origin: r.origin
@@ -254,7 +268,20 @@ export class ServiceStore {
                           tags, metadata, marlowe_input, marlowe_output)
          VALUES (@txId, @kind, @contractId, @era, @unsignedTx, 'unsigned', @reservationKey, @createdAt, @details,
                  @tags, @metadata, @marloweInput, @marloweOutput)
-         ON CONFLICT (tx_id) DO UPDATE SET reservation_key = excluded.reservation_key WHERE status = 'unsigned'`
+         ON CONFLICT (tx_id) DO UPDATE SET reservation_key = excluded.reservation_key, superseded_at = NULL
+           WHERE status = 'unsigned'`
+      ),
+      markSuperseded: db.prepare("UPDATE txs SET superseded_at = ? WHERE tx_id = ? AND status = 'unsigned'"),
+      heldBy: db.prepare<
+        [number, string],
+        { tx_id: string; status: TxStatusName; reservation_key: string; superseded_at: number | null; ref: string }
+      >(
+        `SELECT t.tx_id, t.status, t.reservation_key, t.superseded_at, r.ref
+           FROM reservations v
+           JOIN reservation_refs r ON r.key = v.key AND r.mode = 'spend'
+           JOIN txs t ON t.reservation_key = v.key
+          WHERE v.expires_at > ? AND r.ref IN (SELECT value FROM json_each(?))
+          ORDER BY t.created_at, t.tx_id, r.ref`
       ),
       insertContract: db.prepare(
         'INSERT OR IGNORE INTO contracts (contract_id, create_tx_id, roles_currency) VALUES (?, ?, ?)'
@@ -427,6 +454,32 @@ export class ServiceStore {
   markSubmitted(txId: string, signedTx: Uint8Array, at: number): boolean {
     this.writes += 1
     return this.statements.markSubmitted.run(signedTx, at, txId).changes === 1
+  }
+
+  /** A newer build took this unsigned build's inputs; false when it was no longer unsigned. */
+  markSuperseded(txId: string, at: number): boolean {
+    this.writes += 1
+    return this.statements.markSuperseded.run(at, txId).changes === 1
+  }
+
+  /** The builds whose live reservations spend any of `refs` (`txid#ix`), oldest build first. */
+  heldBy(refs: readonly string[], now: number): HeldBy[] {
+    const held = new Map<
+      string,
+      { txId: string; status: TxStatusName; reservationKey: string; superseded: boolean; refs: string[] }
+    >()
+    for (const row of this.statements.heldBy.all(now, JSON.stringify(refs))) {
+      const entry = held.get(row.tx_id) ?? {
+        txId: row.tx_id,
+        status: row.status,
+        reservationKey: row.reservation_key,
+        superseded: row.superseded_at !== null,
+        refs: []
+      }
+      entry.refs.push(row.ref)
+      held.set(row.tx_id, entry)
+    }
+    return [...held.values()]
   }
 
   /** The node dropped a submitted tx: it may be submitted again. */

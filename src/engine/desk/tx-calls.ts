@@ -10,7 +10,7 @@ import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { ERAS, txEnvelopeType, witnessSetEnvelopeType, type Era } from '../../core/cardano/tx-envelope'
 import { witnessSetBytes } from '../../core/cardano/witnesses'
 import type { TxRow } from '../../store/service-store'
-import type { SubmitTarget } from '../service'
+import { submitTargetOf } from '../service'
 import { assembleTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
 import { bundleFacts, type LoadedTx, type ReviewFacts } from '../offline-tx'
 import { readImportedOffThread } from '../worker'
@@ -36,23 +36,20 @@ function eraOf(row: TxRow): Era {
   return era
 }
 
-function submitTargetOf(row: TxRow): SubmitTarget {
-  switch (row.kind) {
-    case 'create':
-      return { kind: 'create', contractId: row.contractId ?? '' }
-    case 'apply':
-      return { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
-    case 'withdraw':
-      return { kind: 'withdraw', withdrawalId: row.txId }
-  }
-}
-
 function unsignedRow(row: TxRow): TxRow {
   if (row.status !== 'unsigned') {
     throw deskFailure('Conflict', 'AlreadySubmitted', `transaction ${row.txId} was already submitted (${row.status})`, {
       txId: row.txId,
       status: row.status
     })
+  }
+  if (row.supersededAt !== undefined) {
+    throw deskFailure(
+      'Conflict',
+      'BuildSuperseded',
+      'a newer build of the same wallet needed this one’s inputs, so it can no longer be submitted: build it again',
+      { txId: row.txId }
+    )
   }
   return row
 }

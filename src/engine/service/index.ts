@@ -18,6 +18,6 @@ export {
   withdrawalHeaderJson,
   withdrawalJson
 } from './runtime-json'
-export { MarloweService, type ChainStatus } from './service'
+export { MarloweService, submitTargetOf, type ChainStatus } from './service'
 export type { SubmitEnvelope } from './signed-tx'
 export type * from './types'

@@ -10,7 +10,7 @@ import { bytesToHex } from '../../core/bytes'
 import { txEnvelopeType } from '../../core/cardano/tx-envelope'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
-import type { PageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
+import type { HeldBy, PageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
 import { evaluating, formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
 import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
@@ -41,8 +41,40 @@ import type {
 } from './types'
 import { currentOutputOf, recordOf, transactionHeader, unsignedOf, Views } from './views'
 
+/** Build failures that outputs held by other builds can cause. */
+const HELD_INPUT_FAILURES: ReadonlySet<string> = new Set(['CoinSelectionFailed', 'RoleTokenNotFound'])
+/** Unsigned builds one build may supersede before it gives up (each frees at least one output). */
+const MAX_SUPERSEDED = 16
+
+interface HeldOutputs {
+  readonly builds: readonly HeldBy[]
+  /** Lovelace of each of the wallet's outputs, by `txid#ix`. */
+  readonly lovelace: ReadonlyMap<string, bigint>
+}
+
+function superseded(row: TxRow): EngineError {
+  return new EngineError(
+    'Conflict',
+    'BuildSuperseded',
+    `transaction ${row.txId} was superseded: a newer build of the same wallet needed its inputs, so it can no longer be submitted; build it again`,
+    { txId: row.txId, supersededAt: row.supersededAt ?? null }
+  )
+}
+
+/** The failure, with what of the wallet is held and by which builds, in words and in its details. */
+function withHeldInputs(e: EngineError, held: HeldOutputs): EngineError {
+  if (held.builds.length === 0) return e
+  const lovelace = held.builds.flatMap((b) => b.refs).reduce((sum, ref) => sum + (held.lovelace.get(ref) ?? 0n), 0n)
+  const builds = held.builds.map((b) => `${b.txId} (${b.superseded ? 'superseded' : b.status})`)
+  const message = `${e.message}; ${builds.length} pending transaction(s) hold ${lovelace} lovelace of this wallet's outputs: ${builds.join(', ')}`
+  return new EngineError(e.kind, e.code, message, {
+    ...e.details,
+    heldBy: held.builds.map((b) => ({ txId: b.txId, status: b.status, outputs: [...b.refs] }))
+  })
+}
+
 /** The PUT a stored build is submitted by. */
-function submitTargetOf(row: TxRow): SubmitTarget {
+export function submitTargetOf(row: TxRow): SubmitTarget {
   if (row.kind === 'create') return { kind: 'create', contractId: row.contractId ?? '' }
   if (row.kind === 'apply') return { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
   return { kind: 'withdraw', withdrawalId: row.txId }
@@ -90,7 +122,7 @@ export class MarloweService {
   // ---- builds ---------------------------------------------------------------------------------------------
 
   async createContract(wallet: WalletRequest, request: CreateContractRequest): Promise<CreateContractResult> {
-    const build = await this.builder.create(wallet, request)
+    const build = await this.freeingInputs(wallet, () => this.builder.create(wallet, request))
     const contractId = formatRef(build.contractId)
     await this.keep(build.reservation.key, () =>
       this.store.insertBuilt({
@@ -120,12 +152,14 @@ export class MarloweService {
         `contract ${contractId} has closed: it takes no more inputs`
       )
     }
-    const build = await this.builder.applyInputs(wallet, {
-      ...request,
-      contractId: mustRef(contractId),
-      marloweUtxo: mustRef(current.ref),
-      datum: current.datum
-    })
+    const build = await this.freeingInputs(wallet, () =>
+      this.builder.applyInputs(wallet, {
+        ...request,
+        contractId: mustRef(contractId),
+        marloweUtxo: mustRef(current.ref),
+        datum: current.datum
+      })
+    )
     await this.keep(build.reservation.key, () =>
       this.store.insertBuilt({
         txId: build.txId,
@@ -154,7 +188,9 @@ export class MarloweService {
         datums.set(known.payoutId, encodePayoutDatum({ rolesCurrency: known.rolesCurrency, role: known.role }))
       }
     }
-    const build = await this.builder.withdraw(wallet, { payouts: request.payouts, datums })
+    const build = await this.freeingInputs(wallet, () =>
+      this.builder.withdraw(wallet, { payouts: request.payouts, datums })
+    )
     await this.keep(build.reservation.key, () =>
       this.store.insertBuilt({
         txId: build.txId,
@@ -167,6 +203,33 @@ export class MarloweService {
       })
     )
     return { withdrawalId: build.txId, unsigned: unsignedOf(this.mustTx(build.txId)) }
+  }
+
+  /**
+   * A build never fails because of our own unsigned builds: when the wallet's outputs it needs are held by them,
+   * the oldest such build is superseded (its reservation freed, its submit refused from then on) and the build
+   * tried again. A failure left after that says which of the wallet's outputs are held, and by what.
+   */
+  private async freeingInputs<T>(wallet: WalletRequest, build: () => Promise<T>): Promise<T> {
+    for (let superseded = 0; ; superseded += 1) {
+      try {
+        return await build()
+      } catch (e) {
+        if (!(e instanceof EngineError && HELD_INPUT_FAILURES.has(e.code))) throw e
+        const held = await this.heldWalletOutputs(wallet)
+        const oldest = held.builds.find((b) => b.status === 'unsigned' && !b.superseded && !this.inFlight.has(b.txId))
+        if (oldest === undefined || superseded >= MAX_SUPERSEDED) throw withHeldInputs(e, held)
+        if (this.store.markSuperseded(oldest.txId, this.now())) await this.builder.release(oldest.reservationKey)
+      }
+    }
+  }
+
+  /** The wallet's outputs that live reservations hold, and the builds holding them (oldest first). */
+  private async heldWalletOutputs(wallet: WalletRequest): Promise<HeldOutputs> {
+    const utxos = await this.provider.utxosAt([wallet.changeAddress, ...(wallet.extraAddresses ?? [])])
+    const lovelace = new Map(utxos.map((u) => [formatRef(u.ref), u.value.lovelace]))
+    const builds = this.store.heldBy([...lovelace.keys()], this.now())
+    return { builds, lovelace }
   }
 
   /** A build that cannot be stored must not keep its inputs reserved. */
@@ -193,6 +256,7 @@ export class MarloweService {
             target.kind === 'create' ? 'Contract already submitted' : 'Transaction already submitted'
           )
     if (row.status !== 'unsigned' || this.inFlight.has(row.txId)) throw already()
+    if (row.supersededAt !== undefined) throw superseded(row)
     const signed = signedTransaction({ txId: row.txId, era: BUILD_ERA, unsignedTx: row.unsignedTx }, envelope)
     const unneeded = await unneededWitnessKeys(this.provider, signed)
     if (unneeded.length > 0) {
