@@ -10,6 +10,9 @@ import type { JsonObject } from '../core/json/lossless'
 
 export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
 
+/** The keystore's rule for a new password (in characters, as people count them); forms show it before submit. */
+export const MIN_PASSWORD_LENGTH = 8
+
 export interface AppStatus {
   readonly version: string
   readonly network: NetworkName
@@ -54,6 +57,18 @@ export interface WalletUtxo {
   readonly hasDatum: boolean
 }
 
+/** Funds of some of the wallet's outputs. */
+export interface Funds {
+  readonly lovelace: bigint
+  readonly assets: readonly AssetBalance[]
+}
+
+/** What the wallet's transactions built here but not yet confirmed spend of its outputs. */
+export interface HeldFunds extends Funds {
+  /** How many transactions spend them. */
+  readonly count: number
+}
+
 export interface WalletBalance {
   readonly walletId: string
   readonly address: string
@@ -62,6 +77,13 @@ export interface WalletBalance {
   readonly utxoCount: number
   /** Every unspent output counted above, ordered by reference. */
   readonly utxos: readonly WalletUtxo[]
+  /** What no pending transaction spends: what a new build can use. */
+  readonly available: Funds
+  /**
+   * Held by unsigned builds (until signed, discarded, superseded or lapsed) and by submitted transactions not yet
+   * confirmed; the outputs stay in `utxos` until the chain spends them.
+   */
+  readonly held: { readonly unsigned: HeldFunds; readonly submitted: HeldFunds }
 }
 
 export type TxKind = 'create' | 'apply' | 'withdraw'
@@ -153,6 +175,14 @@ export interface WithdrawRequest {
 export interface ExportedFile {
   readonly fileName: string
   readonly text: string
+}
+
+/** A wallet's account public key: what a watch-only copy of it is made from. */
+export interface PublicKeyExport {
+  /** `acct_xvk1…`, to paste. */
+  readonly accountKey: string
+  /** The same key as a cardano-cli key file (an account extended verification key). */
+  readonly file: ExportedFile
 }
 
 export interface ImportedTx {
@@ -259,6 +289,15 @@ export interface DeskApi {
   'wallets.unlock': { request: { walletId: string; password: string }; response: WalletSummary }
   'wallets.lock': { request: { walletId: string }; response: WalletSummary }
   'wallets.balance': { request: { walletId: string }; response: WalletBalance }
+  'wallets.rename': { request: { walletId: string; name: string }; response: WalletSummary }
+  /** Deletes the wallet's file from this computer; `confirmName` must repeat its name exactly. */
+  'wallets.remove': { request: { walletId: string; confirmName: string }; response: { walletId: string } }
+  'wallets.changePassword': {
+    request: { walletId: string; oldPassword: string; newPassword: string }
+    response: WalletSummary
+  }
+  /** The account public key, for a watch-only copy elsewhere; never a private key. Not for a signing-key wallet. */
+  'wallets.exportPublic': { request: { walletId: string }; response: PublicKeyExport }
 
   /** Sandbox only: test ada from the faucet; move the ledger clock forward to reach deadlines. */
   'sandbox.fund': { request: { walletId: string; ada: bigint }; response: { txId: string } }
@@ -296,6 +335,10 @@ export interface DeskApi {
   'tx.signOffline': { request: { text: string; walletId: string; password?: string }; response: ExportedFile }
   /** Merges a witness file into a stored build and submits it. */
   'tx.submitWitness': { request: { txId: string; text: string }; response: { txId: string; status: TxStatusName } }
+  /** An unsigned build, reviewed again against the chain as it is now, to sign it later than it was built. */
+  'tx.resume': { request: { txId: string }; response: PreparedTx }
+  /** Gives up an unsigned build: its inputs are free again and it can no longer be submitted. Repeating is harmless. */
+  'tx.discard': { request: { txId: string }; response: { txId: string } }
 
   'settings.get': { request: Record<string, never>; response: SettingsState }
   /** Validates and saves; a new network or node re-opens the engine on it (each network keeps its own builds). */
@@ -334,6 +377,10 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'wallets.unlock',
   'wallets.lock',
   'wallets.balance',
+  'wallets.rename',
+  'wallets.remove',
+  'wallets.changePassword',
+  'wallets.exportPublic',
   'sandbox.fund',
   'sandbox.advance',
   'contracts.list',
@@ -351,6 +398,8 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'tx.import',
   'tx.signOffline',
   'tx.submitWitness',
+  'tx.resume',
+  'tx.discard',
   'settings.get',
   'settings.update',
   'settings.testConnection'

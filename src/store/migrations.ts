@@ -122,5 +122,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX payouts_of_role_in_order ON payouts(roles_currency, role, block_no, tx_id, output_index);`,
   // 5: an unsigned build whose inputs a newer build took (when nothing else was left) is marked, so that its
   // submit is refused with that reason (the reservations are found by the outputs they spend, as indexed).
-  `ALTER TABLE txs ADD COLUMN superseded_at INTEGER;`
+  `ALTER TABLE txs ADD COLUMN superseded_at INTEGER;`,
+  // 6: an unsigned build the user discarded: its own column, not superseded_at, because the two refusals say
+  // different things (the user gave it up; a newer build took its inputs) and a build can be both.
+  `ALTER TABLE txs ADD COLUMN discarded_at INTEGER;`
 ]

@@ -33,6 +33,8 @@ export interface TxRow {
   readonly submittedAt?: number
   /** Epoch ms when a newer build took this unsigned build's inputs: it can no longer be submitted. */
   readonly supersededAt?: number
+  /** Epoch ms when the user discarded this unsigned build: it can no longer be submitted. */
+  readonly discardedAt?: number
   readonly block?: BlockRow
   readonly details: string
   readonly origin: TxOrigin
@@ -138,6 +140,7 @@ interface RawTx {
   created_at: number
   submitted_at: number | null
   superseded_at: number | null
+  discarded_at: number | null
   block_slot: bigint | null
   block_no: bigint | null
   block_hash: string | null
@@ -223,6 +226,7 @@ function txFromRaw(r: RawTx): TxRow {
     createdAt: Number(r.created_at),
     ...(r.submitted_at === null ? {} : { submittedAt: Number(r.submitted_at) }),
     ...(r.superseded_at === null ? {} : { supersededAt: Number(r.superseded_at) }),
+    ...(r.discarded_at === null ? {} : { discardedAt: Number(r.discarded_at) }),
     ...blockFromRaw(r),
     details: r.details,
     origin: r.origin
@@ -268,10 +272,14 @@ export class ServiceStore {
                           tags, metadata, marlowe_input, marlowe_output)
          VALUES (@txId, @kind, @contractId, @era, @unsignedTx, 'unsigned', @reservationKey, @createdAt, @details,
                  @tags, @metadata, @marloweInput, @marloweOutput)
-         ON CONFLICT (tx_id) DO UPDATE SET reservation_key = excluded.reservation_key, superseded_at = NULL
+         ON CONFLICT (tx_id) DO UPDATE SET reservation_key = excluded.reservation_key, superseded_at = NULL,
+                                            discarded_at = NULL
            WHERE status = 'unsigned'`
       ),
       markSuperseded: db.prepare("UPDATE txs SET superseded_at = ? WHERE tx_id = ? AND status = 'unsigned'"),
+      markDiscarded: db.prepare(
+        "UPDATE txs SET discarded_at = ? WHERE tx_id = ? AND status = 'unsigned' AND discarded_at IS NULL"
+      ),
       heldBy: db.prepare<
         [number, string],
         { tx_id: string; status: TxStatusName; reservation_key: string; superseded_at: number | null; ref: string }
@@ -460,6 +468,12 @@ export class ServiceStore {
   markSuperseded(txId: string, at: number): boolean {
     this.writes += 1
     return this.statements.markSuperseded.run(at, txId).changes === 1
+  }
+
+  /** The user gave up this unsigned build; false when it was no longer unsigned, or already discarded. */
+  markDiscarded(txId: string, at: number): boolean {
+    this.writes += 1
+    return this.statements.markDiscarded.run(at, txId).changes === 1
   }
 
   /** The builds whose live reservations spend any of `refs` (`txid#ix`), oldest build first. */

@@ -310,9 +310,16 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
         await byId('recovery-phrase').waitFor()
         const words = await byId('recovery-word').allTextContents()
         expect(words).toHaveLength(24)
-        expect(await byId('recovery-done').isDisabled()).toBe(true)
         await shot('recovery-phrase')
-        await byId('recovery-confirm').check()
+        // The phrase is checked by typing back the words asked for, read from their labels, with the words hidden.
+        await byId('recovery-written').click()
+        const checks = byId('recovery-check')
+        expect(await checks.count()).toBe(3)
+        expect(await byId('recovery-word').count()).toBe(0)
+        expect(await byId('recovery-done').isDisabled()).toBe(true)
+        for (const check of await checks.all()) {
+          await check.fill(words[Number(await check.getAttribute('data-word-number')) - 1] ?? '')
+        }
         await byId('recovery-done').click()
 
         await byId('wallet-view').waitFor()

@@ -14,6 +14,8 @@ import { httpTransport } from '../../src/renderer/src/api/transport'
 import App from '../../src/renderer/src/App.vue'
 import { createDeskRouter } from '../../src/renderer/src/router'
 import { FakeDesk, mountWithDesk } from './support/desk'
+import { NOTHING_HELD } from './support/balance'
+import { confirmPhrase } from './support/recovery'
 import { CLOSE, emptyState } from '../../src/core/marlowe/types'
 import { CONTRACT_ID, WALLET, contractDetail, status } from './support/runtime-json'
 
@@ -86,7 +88,8 @@ describe('first run', () => {
       lovelace: 0n,
       assets: [],
       utxoCount: 0,
-      utxos: []
+      utxos: [],
+      ...NOTHING_HELD
     }
     const desk = new FakeDesk({
       'app.status': () => status(NOW),
@@ -120,11 +123,7 @@ describe('first run', () => {
     expect(desk.requests('wallets.create')).toEqual([{ name: 'Savings', password: 'a long password', words: 24 }])
 
     expect(wrapper.findAll('[data-testid=recovery-word]').map((w) => w.text())).toEqual(words)
-    const done = wrapper.get('[data-testid=recovery-done]')
-    expect(done.attributes('disabled')).toBeDefined()
-    await wrapper.get('[data-testid=recovery-confirm]').setValue(true)
-    await done.trigger('click')
-    await flushPromises()
+    await confirmPhrase(wrapper, words)
     expect(router.currentRoute.value.name).toBe('wallet')
     expect(wrapper.find('[data-testid=recovery-phrase]').exists()).toBe(false)
 

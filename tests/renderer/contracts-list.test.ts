@@ -150,7 +150,8 @@ describe("a wallet's contracts", () => {
     ])
     expect(column('contract-role')).toEqual(['Your draft', 'Buyer, Mediator', 'your address', '—'])
     expect(column('contract-awaiting')).toEqual([
-      'Sign it to open the contract',
+      // A draft can be resumed or discarded from the list.
+      'Sign it to open the contract Resume Discard',
       `Deposit 25 ada as Buyer before ${formatTime(DEADLINE)}`,
       // Nothing is asked of the wallet, but the deadline has passed: the timeout is there to apply.
       'Apply the timeout: its deadline has passed',

@@ -2,7 +2,8 @@
 /**
  * A new wallet's recovery phrase is a step the flow cannot skip: while it is on screen the first-run heading stays,
  * there is no navigation or wallet picker, leaving is refused with a reason, and the words live only in the screen's
- * state — gone once confirmed.
+ * state — gone once confirmed. It is confirmed by typing back three of its words, picked at random, with the words
+ * hidden; a wrong word is named and holds the flow.
  */
 import { flushPromises, type VueWrapper } from '@vue/test-utils'
 import type { Pinia } from 'pinia'
@@ -10,6 +11,8 @@ import { describe, expect, test } from 'vitest'
 import type { WalletSummary } from '../../src/api/contract'
 import App from '../../src/renderer/src/App.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
+import { NOTHING_HELD } from './support/balance'
+import { confirmPhrase, startPhraseCheck, typeCheckedWords } from './support/recovery'
 import { WALLET, status } from './support/runtime-json'
 
 const NOW = 1_900_000_000_000n
@@ -38,7 +41,8 @@ async function app(existing: readonly WalletSummary[]) {
       lovelace: 0n,
       assets: [],
       utxoCount: 0,
-      utxos: []
+      utxos: [],
+      ...NOTHING_HELD
     })
   })
   const mounted = await mountWithDesk(App, desk, { path: '/welcome' })
@@ -92,9 +96,7 @@ describe('the recovery phrase step', () => {
     await flushPromises()
     expect(router.currentRoute.value.name).toBe('welcome')
 
-    await wrapper.get('[data-testid=recovery-confirm]').setValue(true)
-    await wrapper.get('[data-testid=recovery-done]').trigger('click')
-    await flushPromises()
+    await confirmPhrase(wrapper, WORDS)
     expect(router.currentRoute.value.name).toBe('wallet')
     expect(wrapper.find('[data-testid=recovery-phrase]').exists()).toBe(false)
     expect(heading(wrapper)).toBe('Sam')
@@ -125,14 +127,50 @@ describe('the recovery phrase step', () => {
     expect(router.currentRoute.value.name).toBe('welcome')
     expect(wrapper.find('[data-testid=recovery-leave-refused]').exists()).toBe(true)
 
-    // Continue stays disabled until the box is ticked.
-    expect(wrapper.get('[data-testid=recovery-done]').attributes('disabled')).toBeDefined()
-    await wrapper.get('[data-testid=recovery-confirm]').setValue(true)
-    await wrapper.get('[data-testid=recovery-done]').trigger('click')
-    await flushPromises()
+    await confirmPhrase(wrapper, WORDS)
     expect(router.currentRoute.value.name).toBe('wallet')
     expect(heading(wrapper)).toBe('Sam')
     const picker = wrapper.get('[data-testid=wallet-picker]')
     expect(picker.findAll('option').map((o) => o.text())).toEqual([WALLET.name, 'Sam'])
+  })
+
+  test('the check asks for three words with the phrase hidden, names a wrong one, and can go back to the words', async () => {
+    const { wrapper, router } = await app([])
+    await createWallet(wrapper)
+    const numbers = await startPhraseCheck(wrapper)
+    expect(numbers).toHaveLength(3)
+    expect(new Set(numbers).size).toBe(3)
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b))
+    expect(numbers.every((n) => Number.isInteger(n) && n >= 1 && n <= 24)).toBe(true)
+    expect(wrapper.findAll('[data-testid=recovery-word]')).toHaveLength(0)
+    const prompt = wrapper.get('[data-testid=recovery-check-form]').text()
+    expect(prompt).toContain(`type words ${numbers[0]}, ${numbers[1]} and ${numbers[2]} of the phrase`)
+
+    // Continue waits for all three words.
+    const done = () => wrapper.get('[data-testid=recovery-done]')
+    expect(done().attributes('disabled')).toBeDefined()
+    const inputs = wrapper.findAll('[data-testid=recovery-check]')
+    const [first, second, third] = numbers as [number, number, number]
+    await inputs[0]!.setValue(` ${WORDS[first - 1]!.toUpperCase()} `)
+    await inputs[1]!.setValue('wrong')
+    expect(done().attributes('disabled')).toBeDefined()
+    await inputs[2]!.setValue(WORDS[third - 1]!)
+    expect(done().attributes('disabled')).toBeUndefined()
+
+    // A wrong word is named, and the flow stays.
+    await done().trigger('submit')
+    await flushPromises()
+    expect(wrapper.get('[data-testid=recovery-check-wrong]').text()).toContain(`Word ${second} does not match`)
+    expect(inputs[1]!.attributes('aria-invalid')).toBe('true')
+    expect(inputs[0]!.attributes('aria-invalid')).toBe('false')
+    expect(router.currentRoute.value.name).toBe('welcome')
+
+    // Back to the words to correct the paper, then the check again.
+    await wrapper.get('[data-testid=recovery-back]').trigger('click')
+    expect(wrapper.findAll('[data-testid=recovery-word]').map((w) => w.text())).toEqual(WORDS)
+    expect(await startPhraseCheck(wrapper)).toEqual(numbers)
+    await typeCheckedWords(wrapper, WORDS)
+    expect(router.currentRoute.value.name).toBe('wallet')
+    expect(heading(wrapper)).toBe('Sam')
   })
 })

@@ -16,6 +16,7 @@ import { useTxStore } from '../../src/renderer/src/stores/tx'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
 import { FakeDesk, mountWithDesk, type FakeHandlers, type Mounted } from './support/desk'
+import { NOTHING_HELD } from './support/balance'
 import { engineReviews, type EngineReviews } from './support/engine-review'
 import { status } from './support/runtime-json'
 
@@ -153,7 +154,8 @@ describe('review of an escrow the engine opened', () => {
         lovelace: 0n,
         assets: [],
         utxoCount: 0,
-        utxos: []
+        utxos: [],
+        ...NOTHING_HELD
       })
     })
     const submit = wrapper.get('[data-testid=sign-submit]')
@@ -234,7 +236,8 @@ describe('a wallet that locks itself while the review is open', () => {
         lovelace: 0n,
         assets: [],
         utxoCount: 0,
-        utxos: []
+        utxos: [],
+        ...NOTHING_HELD
       })
     })
     expect(wrapper.find('[data-testid=sign-password]').exists()).toBe(false)

@@ -9,6 +9,7 @@ import type { WalletSummary } from '../../src/api/contract'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import WalletView from '../../src/renderer/src/views/WalletView.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
+import { NOTHING_HELD } from './support/balance'
 import { WALLET } from './support/runtime-json'
 
 const START = Date.UTC(2030, 0, 15, 9, 30)
@@ -25,7 +26,8 @@ function walletScreen(summaries: () => readonly WalletSummary[]) {
       lovelace: 0n,
       assets: [],
       utxoCount: 0,
-      utxos: []
+      utxos: [],
+      ...NOTHING_HELD
     })
   })
   return { desk, mounted: mountWithDesk(WalletView, desk) }

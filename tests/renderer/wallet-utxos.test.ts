@@ -1,5 +1,8 @@
 // @vitest-environment happy-dom
-/** The wallet's unspent outputs under its balance: one row each, amounts exact, tokens named, datums marked. */
+/**
+ * The wallet's unspent outputs under its balance: one row each, amounts exact, tokens named, datums marked; and
+ * what of the balance is available, held by unsigned builds, and in submitted transactions.
+ */
 import { mount } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
 import type { WalletBalance } from '../../src/api/contract'
@@ -10,6 +13,9 @@ const TX_B = 'b2'.repeat(32)
 const POLICY = 'cd'.repeat(28)
 const ADDRESS = 'addr_test1vqg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3zygxrcya6'
 const HUGE = 2n ** 64n + 1n
+
+const GOLD = { policyId: POLICY, assetName: '476f6c64', displayName: 'Gold', quantity: HUGE }
+const NONE = { count: 0, lovelace: 0n, assets: [] }
 
 const balance: WalletBalance = {
   walletId: 'w1',
@@ -26,7 +32,9 @@ const balance: WalletBalance = {
       assets: [{ policyId: POLICY, assetName: '476f6c64', displayName: 'Gold', quantity: HUGE }],
       hasDatum: true
     }
-  ]
+  ],
+  available: { lovelace: 2n ** 53n + 3n, assets: [GOLD] },
+  held: { unsigned: NONE, submitted: NONE }
 }
 
 describe('wallet UTxOs', () => {
@@ -47,6 +55,32 @@ describe('wallet UTxOs', () => {
     expect(cells(1)[2]).toBe('0.000002 ada')
     expect(cells(1)[3]).toBe('18,446,744,073,709,551,617 Gold')
     expect(cells(1)[4]).toBe('yes')
+  })
+
+  test('all available while nothing is pending', () => {
+    const wrapper = mount(BalanceList, { props: { balance } })
+    expect(wrapper.get('[data-testid=wallet-available]').text()).toBe(
+      'Available9,007,199,254.740995 ada, 18,446,744,073,709,551,617 Gold'
+    )
+    expect(wrapper.find('[data-testid=wallet-held-unsigned]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid=wallet-held-submitted]').exists()).toBe(false)
+  })
+
+  test('what unsigned builds and submitted transactions hold, apart from what is available', () => {
+    const held: WalletBalance = {
+      ...balance,
+      available: { lovelace: 2n, assets: [GOLD] },
+      held: {
+        unsigned: { count: 2, lovelace: 2n ** 53n + 1n, assets: [] },
+        submitted: { count: 1, lovelace: 1_500_000n, assets: [{ ...GOLD, quantity: 3n }] }
+      }
+    }
+    const wrapper = mount(BalanceList, { props: { balance: held } })
+    expect(wrapper.get('[data-testid=wallet-available]').text()).toContain('0.000002 ada')
+    expect(wrapper.get('[data-testid=wallet-held-unsigned]').text()).toBe(
+      'Held by 2 unsigned builds9,007,199,254.740993 ada'
+    )
+    expect(wrapper.get('[data-testid=wallet-held-submitted]').text()).toBe('In 1 submitted transaction1.5 ada, 3 Gold')
   })
 
   test('no table without outputs', () => {

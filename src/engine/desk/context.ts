@@ -60,7 +60,7 @@ export class DeskContext {
     this.provider = options.service.provider
     this.store = options.store
     this.keystore = options.keystore
-    this.wallets = new Wallets(options.keystore, this.provider)
+    this.wallets = new Wallets(options.keystore, this.provider, (refs) => options.service.heldBy(refs))
     this.sandbox = options.sandbox
     this.version = options.version
     this.now = options.now ?? Date.now

@@ -217,17 +217,20 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       if (walletId === undefined) return service.storedContracts().map((view) => listItem(view, createdAt(view)))
       const wallet = await wallets.parties(walletId)
       const now = await ctx.chainTime()
-      // Unsigned creations are drafts: listed for the wallet that built them only, whoever they name as parties.
+      // Unsigned creations are drafts: listed for the wallet that built them only, whoever they name as parties,
+      // until discarded.
+      const draft = (view: ContractView): boolean =>
+        builtBy(view, wallet) && store.tx(createTxId(view))?.discardedAt === undefined
       const asParty = service
         .storedContracts({ partyAddresses: wallet.addresses, partyRoles: wallet.roles })
-        .filter((view) => view.status !== 'unsigned' || builtBy(view, wallet))
+        .filter((view) => view.status !== 'unsigned' || draft(view))
       const listed = new Set(asParty.map((view) => view.contractId))
       const drafts = store
         .txsWithStatus('unsigned')
         .flatMap((row) => (row.kind === 'create' && row.contractId !== undefined ? [row.contractId] : []))
         .filter((id) => !listed.has(id))
         .map((id) => service.getContract(id))
-        .filter((view) => builtBy(view, wallet))
+        .filter(draft)
       const built = (view: ContractView): number => store.tx(createTxId(view))?.createdAt ?? 0
       return [...asParty, ...drafts]
         .sort((a, b) => built(b) - built(a))

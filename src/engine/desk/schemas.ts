@@ -40,6 +40,10 @@ export const REQUEST_SCHEMAS: Schemas = {
   'wallets.unlock': z.strictObject({ walletId, password }),
   'wallets.lock': z.strictObject({ walletId }),
   'wallets.balance': z.strictObject({ walletId }),
+  'wallets.rename': z.strictObject({ walletId, name }),
+  'wallets.remove': z.strictObject({ walletId, confirmName: name }),
+  'wallets.changePassword': z.strictObject({ walletId, oldPassword: password, newPassword: password }),
+  'wallets.exportPublic': z.strictObject({ walletId }),
 
   'sandbox.fund': z.strictObject({
     walletId,
@@ -71,6 +75,8 @@ export const REQUEST_SCHEMAS: Schemas = {
   'tx.import': z.strictObject({ text }),
   'tx.signOffline': z.strictObject({ text, walletId, password: password.exactOptional() }),
   'tx.submitWitness': z.strictObject({ txId, text }),
+  'tx.resume': z.strictObject({ txId }),
+  'tx.discard': z.strictObject({ txId }),
 
   'settings.get': nothing,
   'settings.update': settingsSchema,

@@ -10,7 +10,7 @@ import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { ERAS, txEnvelopeType, witnessSetEnvelopeType, type Era } from '../../core/cardano/tx-envelope'
 import { witnessSetBytes } from '../../core/cardano/witnesses'
 import type { TxRow } from '../../store/service-store'
-import { submitTargetOf } from '../service'
+import { safetyErrorsOf, submitTargetOf } from '../service'
 import { assembleTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
 import { bundleFacts, type LoadedTx, type ReviewFacts } from '../offline-tx'
 import { readImportedOffThread } from '../worker'
@@ -29,6 +29,8 @@ type TxCall =
   | 'tx.import'
   | 'tx.signOffline'
   | 'tx.submitWitness'
+  | 'tx.resume'
+  | 'tx.discard'
 
 function eraOf(row: TxRow): Era {
   const era = ERAS.find((e) => e === row.era)
@@ -42,6 +44,16 @@ function unsignedRow(row: TxRow): TxRow {
       txId: row.txId,
       status: row.status
     })
+  }
+  if (row.discardedAt !== undefined) {
+    throw deskFailure(
+      'Conflict',
+      'BuildDiscarded',
+      'this build was discarded, so it can no longer be submitted: build it again',
+      {
+        txId: row.txId
+      }
+    )
   }
   if (row.supersededAt !== undefined) {
     throw deskFailure(
@@ -207,6 +219,24 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
       const witnesses = readWitnessFile(new TextEncoder().encode(text), 'the witness file')
       const tx = assembleTransaction(row.unsignedTx, witnesses).tx
       return progress.run('tx.submitWitness', 'Submitting to the node', 1, () => submitSigned(row, tx))
+    },
+
+    'tx.resume': async ({ txId }) => {
+      const row = unsignedRow(ctx.build(txId))
+      // Reviewed afresh: the chain may have moved since it was built.
+      return progress.run('tx.resume', 'Reviewing the transaction', 1, () =>
+        ctx.prepared(row.kind, {
+          txId: row.txId,
+          tx: row.unsignedTx,
+          ...(row.contractId === undefined ? {} : { contractId: row.contractId }),
+          safetyErrors: safetyErrorsOf(row)
+        })
+      )
+    },
+
+    'tx.discard': async ({ txId }) => {
+      ctx.build(txId)
+      return { txId: (await service.discard(txId)).txId }
     }
   }
 }

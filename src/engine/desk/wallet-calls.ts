@@ -1,6 +1,7 @@
 /**
  * `app.status`, `wallets.*` and `sandbox.*`. Passwords and phrases go into the keystore and never come back;
- * the one exception is the phrase of a wallet just created, returned once for the user to write down.
+ * the one exception is the phrase of a wallet just created, returned once for the user to write down. Exports
+ * are of public keys only.
  */
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
@@ -17,8 +18,21 @@ type WalletCall =
   | 'wallets.unlock'
   | 'wallets.lock'
   | 'wallets.balance'
+  | 'wallets.rename'
+  | 'wallets.remove'
+  | 'wallets.changePassword'
+  | 'wallets.exportPublic'
   | 'sandbox.fund'
   | 'sandbox.advance'
+
+/** A file name from the wallet's name, so the user finds the file again among their downloads. */
+function accountKeyFileName(walletName: string): string {
+  const stem = walletName
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+  return `${stem === '' ? 'wallet' : stem}.account.vkey`
+}
 
 function sandboxOf(ctx: DeskContext) {
   if (ctx.sandbox === undefined) {
@@ -61,6 +75,35 @@ export function walletCalls(ctx: DeskContext): HandlersOf<WalletCall> {
     },
 
     'wallets.balance': ({ walletId }) => ctx.wallets.balance(walletId),
+
+    'wallets.rename': async ({ walletId, name }) => {
+      await ctx.keystore.rename(walletId, name)
+      return ctx.wallets.summary(walletId)
+    },
+
+    'wallets.remove': async ({ walletId, confirmName }) => {
+      await ctx.keystore.delete(walletId, confirmName)
+      return { walletId }
+    },
+
+    'wallets.changePassword': async ({ walletId, oldPassword, newPassword }) => {
+      await ctx.keystore.changePassword(walletId, oldPassword, newPassword)
+      return ctx.wallets.summary(walletId)
+    },
+
+    'wallets.exportPublic': async ({ walletId }) => {
+      const info = await ctx.keystore.get(walletId)
+      if (info.kind === 'single-key') {
+        throw deskFailure(
+          'BadRequest',
+          'NoAccountKey',
+          `wallet "${info.name}" was imported from a single key file and has no account key to export`,
+          { walletId }
+        )
+      }
+      const { bech32, envelope } = await ctx.keystore.exportAccountKey(walletId)
+      return { accountKey: bech32, file: { fileName: accountKeyFileName(info.name), text: envelope } }
+    },
 
     'sandbox.fund': async ({ walletId, ada }) => {
       const sandbox = sandboxOf(ctx)

@@ -2,11 +2,20 @@
  * The wallets as the desk shows and uses them: summaries, the addresses funds may sit at (what a build spends
  * from and a balance counts), the role tokens a wallet holds, and the wallets a review marks as "own".
  */
-import type { AssetBalance, WalletBalance, WalletKind, WalletSummary, WalletUtxo } from '../../api/contract'
+import type {
+  AssetBalance,
+  Funds,
+  HeldFunds,
+  WalletBalance,
+  WalletKind,
+  WalletSummary,
+  WalletUtxo
+} from '../../api/contract'
 import type { ChainProvider, Utxo } from '../../chain/provider'
 import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
 import { assetNameText } from '../../core/cardano/asset-name'
 import type { OwnWallet } from '../../core/cardano/review/types'
+import type { HeldBy } from '../../store/service-store'
 import type { WalletRequest } from '../build'
 import type { Keystore, WalletInfo } from '../keys'
 
@@ -46,6 +55,32 @@ function assetBalances(
     .map((a) => ({ ...a, displayName: assetNameText(a.assetName) ?? a.assetName }))
 }
 
+function fundsOf(utxos: readonly Utxo[]): Funds {
+  return { lovelace: utxos.reduce((sum, u) => sum + u.value.lovelace, 0n), assets: assetBalances(utxoAssets(utxos)) }
+}
+
+/**
+ * What pending transactions hold of the wallet's outputs, and what is left for a new build. Superseded builds
+ * are left out: they can never be submitted, and a new build takes their outputs when it needs them.
+ */
+function heldFunds(
+  utxos: readonly Utxo[],
+  held: readonly HeldBy[]
+): { available: Funds; held: { unsigned: HeldFunds; submitted: HeldFunds } } {
+  const pending = held.filter((b) => !b.superseded && b.status !== 'confirmed')
+  const byRef = new Map(utxos.map((u) => [`${u.ref.txId}#${u.ref.index}`, u]))
+  const of = (status: 'unsigned' | 'submitted'): HeldFunds => {
+    const builds = pending.filter((b) => b.status === status)
+    const outputs = builds.flatMap((b) => b.refs.flatMap((ref) => byRef.get(ref) ?? []))
+    return { count: builds.length, ...fundsOf(outputs) }
+  }
+  const heldRefs = new Set(pending.flatMap((b) => b.refs))
+  return {
+    available: fundsOf(utxos.filter((u) => !heldRefs.has(`${u.ref.txId}#${u.ref.index}`))),
+    held: { unsigned: of('unsigned'), submitted: of('submitted') }
+  }
+}
+
 /** "txid#index" by tx id, then numerically by index. */
 function compareRefs(a: string, b: string): number {
   const [ta = '', ia = '0'] = a.split('#')
@@ -76,7 +111,9 @@ function roleTokensIn(utxos: readonly Utxo[]): { policyId: string; role: string 
 export class Wallets {
   constructor(
     private readonly keystore: Keystore,
-    private readonly provider: ChainProvider
+    private readonly provider: ChainProvider,
+    /** The pending builds spending any of these outputs (`txid#ix`). */
+    private readonly heldBy: (refs: readonly string[]) => readonly HeldBy[]
   ) {}
 
   async list(): Promise<WalletSummary[]> {
@@ -122,7 +159,8 @@ export class Wallets {
       }))
       .sort((a, b) => compareRefs(a.ref, b.ref))
     const assets = assetBalances(utxoAssets(utxos))
-    return { walletId, address: summary.address, lovelace, assets, utxoCount: utxos.length, utxos: list }
+    const pending = heldFunds(utxos, this.heldBy(list.map((u) => u.ref)))
+    return { walletId, address: summary.address, lovelace, assets, utxoCount: utxos.length, utxos: list, ...pending }
   }
 
   /** The role names of `rolesCurrency` the wallet holds at least one token of. */

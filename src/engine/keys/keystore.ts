@@ -252,6 +252,16 @@ export class Keystore implements WitnessProvider {
     })
   }
 
+  /** Gives a wallet a new name; its keys, id and password stay as they are. */
+  async rename(walletId: string, name: string): Promise<WalletInfo> {
+    checkName(name)
+    return this.exclusive(async () => {
+      const record = { ...(await this.read(walletId)), name }
+      await writeFileAtomic(this.pathOf(walletId), encodeWalletFile(record))
+      return walletInfoOf(record)
+    })
+  }
+
   /** Deletes a wallet's file; `confirmName` must repeat the wallet's name exactly. */
   async delete(walletId: string, confirmName: string): Promise<void> {
     await this.exclusive(async () => {

@@ -1,6 +1,7 @@
 /**
  * Checks on what callers pass the keystore, each failing with a message that names the argument.
  */
+import { MIN_PASSWORD_LENGTH } from '../../api/contract'
 import type { EngineError } from '../errors'
 import { MAX_SOFT_INDEX } from './derivation'
 import { keystoreError } from './errors'
@@ -8,7 +9,8 @@ import { DEFAULT_GAP, MAX_GAP } from './key-scan'
 import type { ScanOptions } from './keystore-api'
 import { walletNameProblem } from './wallet-file'
 
-export const MIN_PASSWORD_LENGTH = 8
+// One rule for the keystore and the forms that set a password.
+export { MIN_PASSWORD_LENGTH }
 export const MAX_ADDRESS_COUNT = 1000
 const WALLET_ID = /^[0-9a-f]{40}$/
 const KEY_HASH = /^[0-9a-fA-F]{56}$/

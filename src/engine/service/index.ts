@@ -18,6 +18,6 @@ export {
   withdrawalHeaderJson,
   withdrawalJson
 } from './runtime-json'
-export { MarloweService, submitTargetOf, type ChainStatus } from './service'
+export { MarloweService, safetyErrorsOf, submitTargetOf, type ChainStatus } from './service'
 export type { SubmitEnvelope } from './signed-tx'
 export type * from './types'

@@ -7,6 +7,7 @@
 import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
 import { bytesToHex } from '../../core/bytes'
+import type { JsonObject } from '../../core/json/lossless'
 import { txEnvelopeType } from '../../core/cardano/tx-envelope'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
@@ -61,6 +62,15 @@ function superseded(row: TxRow): EngineError {
   )
 }
 
+function discarded(row: TxRow): EngineError {
+  return new EngineError(
+    'Conflict',
+    'BuildDiscarded',
+    `transaction ${row.txId} was discarded, so it can no longer be submitted; build it again`,
+    { txId: row.txId, discardedAt: row.discardedAt ?? null }
+  )
+}
+
 /** The failure, with what of the wallet is held and by which builds, in words and in its details. */
 function withHeldInputs(e: EngineError, held: HeldOutputs): EngineError {
   if (held.builds.length === 0) return e
@@ -78,6 +88,11 @@ export function submitTargetOf(row: TxRow): SubmitTarget {
   if (row.kind === 'create') return { kind: 'create', contractId: row.contractId ?? '' }
   if (row.kind === 'apply') return { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
   return { kind: 'withdraw', withdrawalId: row.txId }
+}
+
+/** Runtime's safety findings a creation or application was built with (a withdrawal has none). */
+export function safetyErrorsOf(row: TxRow): readonly JsonObject[] {
+  return row.kind === 'withdraw' ? [] : recordOf(row, row.kind).safetyErrors
 }
 
 export interface ServiceOptions {
@@ -224,12 +239,39 @@ export class MarloweService {
     }
   }
 
+  /** The builds whose live reservations spend any of `refs` (`txid#ix`), oldest first. */
+  heldBy(refs: readonly string[]): HeldBy[] {
+    return this.store.heldBy(refs, this.now())
+  }
+
   /** The wallet's outputs that live reservations hold, and the builds holding them (oldest first). */
   private async heldWalletOutputs(wallet: WalletRequest): Promise<HeldOutputs> {
     const utxos = await this.provider.utxosAt([wallet.changeAddress, ...(wallet.extraAddresses ?? [])])
     const lovelace = new Map(utxos.map((u) => [formatRef(u.ref), u.value.lovelace]))
-    const builds = this.store.heldBy([...lovelace.keys()], this.now())
+    const builds = this.heldBy([...lovelace.keys()])
     return { builds, lovelace }
+  }
+
+  /**
+   * The user gives up an unsigned build: its inputs are freed for other builds and its submit is refused from
+   * then on. Discarding it again changes nothing; a transaction already submitted cannot be taken back.
+   */
+  async discard(id: string): Promise<TxRow> {
+    const txId = id.toLowerCase()
+    const row = this.store.tx(txId)
+    if (row === undefined) throw notFound('TxNotFound', `there is no transaction ${txId} built here`)
+    if (row.status !== 'unsigned' || this.inFlight.has(txId)) {
+      const status = row.status === 'unsigned' ? 'being submitted' : row.status
+      throw new EngineError(
+        'Conflict',
+        'AlreadySubmitted',
+        `transaction ${txId} is ${status}: only an unsigned build can be discarded`,
+        { txId, status }
+      )
+    }
+    this.store.markDiscarded(txId, this.now())
+    await this.builder.release(row.reservationKey)
+    return this.mustTx(txId)
   }
 
   /** A build that cannot be stored must not keep its inputs reserved. */
@@ -256,6 +298,7 @@ export class MarloweService {
             target.kind === 'create' ? 'Contract already submitted' : 'Transaction already submitted'
           )
     if (row.status !== 'unsigned' || this.inFlight.has(row.txId)) throw already()
+    if (row.discardedAt !== undefined) throw discarded(row)
     if (row.supersededAt !== undefined) throw superseded(row)
     const signed = signedTransaction({ txId: row.txId, era: BUILD_ERA, unsignedTx: row.unsignedTx }, envelope)
     const unneeded = await unneededWitnessKeys(this.provider, signed)

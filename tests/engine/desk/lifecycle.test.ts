@@ -105,7 +105,10 @@ describe('first run', () => {
           assets: [],
           hasDatum: false
         }
-      ]
+      ],
+      // Nothing built yet: all of it is available.
+      available: { lovelace: 50n * ADA, assets: [] },
+      held: { unsigned: { count: 0, lovelace: 0n, assets: [] }, submitted: { count: 0, lovelace: 0n, assets: [] } }
     })
     const rich = await h.ok('wallets.balance', { walletId: alice.id })
     expect(rich.lovelace).toBe(10_000n * ADA)

@@ -6,36 +6,11 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { DelegatingProvider } from '../../../src/chain/delegating-provider'
-import { formatShelleyAddress } from '../../../src/core/cardano/address'
-import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
-import { CSL, withCsl } from '../../../src/csl'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { readTransaction } from '../../../src/engine/sign'
 import { ADA, failure, ManualClock, T0, type TestWallet } from '../build/support'
-import { witnessEnvelope } from './support'
-
-const DAY = 86_400_000n
-const notify: Contract = {
-  type: 'When',
-  cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }],
-  timeout: T0 + 10n * DAY,
-  timeoutContinuation: CLOSE
-}
-
-/** A wallet of one fresh key: its address holds only what the test funds it with. */
-function freshWallet(): TestWallet {
-  return withCsl((s) => {
-    const key = s.own(CSL.PrivateKey.generate_ed25519extended())
-    const hash = s.own(s.own(key.to_public()).hash()).to_hex()
-    return {
-      name: 'dave',
-      address: formatShelleyAddress({ mainnet: false, payment: { type: 'key', hash } }),
-      paymentKeyHash: hash,
-      key: key.as_bytes()
-    }
-  })
-}
+import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, witnessEnvelope } from './support'
 
 /** A node that takes transactions into its mempool and never puts them in a block. */
 class StuckMempool extends DelegatingProvider {
@@ -63,7 +38,7 @@ async function setup(stuck = false): Promise<{ sandbox: SandboxProvider; opened:
     () => sandbox.close(),
     () => opened.close()
   )
-  const wallet = freshWallet()
+  const wallet = oneKeyWallet()
   await sandbox.fund(wallet.address, 50n * ADA)
   return { sandbox, opened, wallet }
 }

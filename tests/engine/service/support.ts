@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { bytesToHex } from '../../../src/core/bytes'
+import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { CSL, withCsl } from '../../../src/csl'
 import { openService, type OpenService } from '../../../src/engine/service'
 import type { SubmitEnvelope } from '../../../src/engine/service'
-import type { Input, Party } from '../../../src/core/marlowe/types'
+import { CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import type { RolesConfig } from '../../../src/engine/build'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
 import { ManualClock, T0, testWallet, type TestWallet } from '../build/support'
@@ -75,3 +76,25 @@ export const role = (name: string): Party => ({ type: 'Role', role: name })
 export const choose = (name: string, owner: Party, chosen: bigint): Input => ({
   content: { type: 'IChoice', choice: { name, owner }, chosen }
 })
+
+/** A contract that waits for a notification (or ten days), then closes. */
+export const NOTIFY_THEN_CLOSE: Contract = {
+  type: 'When',
+  cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }],
+  timeout: T0 + 864_000_000n,
+  timeoutContinuation: CLOSE
+}
+
+/** A wallet of one fresh key: its address holds only what the test funds it with. */
+export function oneKeyWallet(): TestWallet {
+  return withCsl((s) => {
+    const key = s.own(CSL.PrivateKey.generate_ed25519extended())
+    const hash = s.own(s.own(key.to_public()).hash()).to_hex()
+    return {
+      name: 'dave',
+      address: formatShelleyAddress({ mainnet: false, payment: { type: 'key', hash } }),
+      paymentKeyHash: hash,
+      key: key.as_bytes()
+    }
+  })
+}

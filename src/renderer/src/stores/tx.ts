@@ -59,6 +59,28 @@ export const useTxStore = defineStore('tx', () => {
     })
   }
 
+  /** An unsigned build picked up again (a draft on the contract list): reviewed afresh, then shown. */
+  async function resume(txId: string): Promise<void> {
+    showPrepared(await desk['tx.resume']({ txId }))
+  }
+
+  /** Gives up an unsigned build: its funds are free again, and it can no longer be signed. */
+  async function discard(txId: string): Promise<void> {
+    await desk['tx.discard']({ txId })
+  }
+
+  /**
+   * A discarded build is no longer under review. Kept apart from `discard` so that the review screen can leave
+   * first: clearing the review while it shows would unmount the screen before it could go back.
+   */
+  function forget(txId: string): void {
+    if (current.value?.txId !== txId) return
+    generation += 1
+    current.value = undefined
+    statusTxId.value = undefined
+    status.value = undefined
+  }
+
   async function importFile(text: string): Promise<void> {
     const imported = await desk['tx.import']({ text })
     begin({
@@ -136,6 +158,9 @@ export const useTxStore = defineStore('tx', () => {
     status,
     statusTxId,
     showPrepared,
+    resume,
+    discard,
+    forget,
     importFile,
     signAndSubmit,
     submitWitness,

@@ -6,7 +6,7 @@
 import { defineStore } from 'pinia'
 // `watch` is also this store's action for watch-only wallets.
 import { computed, onScopeDispose, ref, watch as watchSource } from 'vue'
-import type { WalletBalance, WalletSummary } from '../../../api/contract'
+import type { PublicKeyExport, WalletBalance, WalletSummary } from '../../../api/contract'
 import { useDesk } from '../api/desk'
 import { isWalletLocked } from '../model/errors'
 
@@ -143,6 +143,27 @@ export const useWalletsStore = defineStore('wallets', () => {
     replace(await desk['wallets.lock']({ walletId: requireSelected().id }))
   }
 
+  async function rename(name: string): Promise<void> {
+    replace(await desk['wallets.rename']({ walletId: requireSelected().id, name }))
+  }
+
+  async function changePassword(oldPassword: string, newPassword: string): Promise<void> {
+    replace(await desk['wallets.changePassword']({ walletId: requireSelected().id, oldPassword, newPassword }))
+  }
+
+  /** The wallet in use's account public key, for a watch-only copy on another computer. */
+  async function exportPublic(): Promise<PublicKeyExport> {
+    return desk['wallets.exportPublic']({ walletId: requireSelected().id })
+  }
+
+  /** Deletes the wallet in use from this computer; the next one (if any) is in use after. */
+  async function remove(confirmName: string): Promise<void> {
+    const { walletId } = await desk['wallets.remove']({ walletId: requireSelected().id, confirmName })
+    wallets.value = wallets.value.filter((w) => w.id !== walletId)
+    balance.value = undefined
+    selectedId.value = undefined
+  }
+
   async function refreshBalance(): Promise<void> {
     balance.value = await desk['wallets.balance']({ walletId: requireSelected().id })
   }
@@ -170,6 +191,10 @@ export const useWalletsStore = defineStore('wallets', () => {
     watch,
     unlock,
     lock,
+    rename,
+    changePassword,
+    exportPublic,
+    remove,
     refreshBalance,
     fund,
     requireSelected,
