@@ -7,6 +7,9 @@
  * - state load (`SandboxProvider.open` of a saved ledger) at 100 and 10,000 contracts, at one contract with
  *   10 and with 1,000 applied inputs, and the Blaze emulator's decoding of the 100-contract file (what the
  *   sandbox did before: its Plutus Data decoding makes the 10,000 take minutes);
+ * - state load of a small ledger after 20,000 transactions against after 1,000 (its log is compacted, so loading
+ *   reads a log of the same size: what grows is the list of transaction ids the ledger answers statuses from),
+ *   with the log records read;
  * - a payment from the faucet (built, submitted, saved before it is reported) at 100 and 10,000 contracts;
  * - apply build p50 (two passes and an evaluation, as the build group) at 100 and 10,000 contracts;
  * - evaluation of a 16 KB Marlowe apply transaction (the review group's contract, built on the sandbox) against
@@ -34,7 +37,7 @@ import { SandboxProvider, sandboxWallet, signWithSandboxWallets } from '../src/c
 import { toUtxo as blazeToUtxo } from '../tests/chain/support/blaze-convert'
 import { SandboxLedger } from '../src/chain/sandbox/ledger'
 import { SANDBOX_BLAZE_PARAMS } from '../src/chain/sandbox/params'
-import { LedgerStore } from '../src/chain/sandbox/ledger-store'
+import { LedgerStore, type LogRead } from '../src/chain/sandbox/ledger-store'
 import type { Utxo } from '../src/chain/provider'
 import { bytesToHex } from '../src/core/bytes'
 import { onChoice, onDeposit, when } from '../src/core/marlowe/examples/dsl'
@@ -43,7 +46,8 @@ import { ADA, CLOSE, type Contract, type Input, type Party } from '../src/core/m
 import { InMemoryInputReservations, MarloweTxBuilder } from '../src/engine/build'
 import { installNativeCodecs } from '../src/engine/native-codecs'
 import { RawEmulator } from '../tests/chain/support/raw-emulator'
-import { T0 } from '../tests/chain/support/sandbox'
+import { adaUtxos, T0 } from '../tests/chain/support/sandbox'
+import { buildTx } from '../tests/chain/support/txkit'
 import { measureAlternating, printRows, type Row } from './harness'
 import { percentile } from './load'
 import { writeSandboxState, type StateShape } from './sandbox-state'
@@ -59,6 +63,10 @@ const APPLY_TARGET_MS = 15
 /** Levels of choices that make the apply transaction about 16 KB (the ledger's limit is 16 KiB). */
 const APPLY_LEVELS = 19
 const TAIL = 100
+const CHURN = 20_000
+const CHURN_EARLY = 1_000
+/** A small ledger's file takes all day to reach the default 4 MiB: a log from 64 KiB (some 700 transactions). */
+const CHURN_LOG_FROM_BYTES = 64 * 1024
 /** One ada: the faucet payments. */
 const LOVELACE = 1_000_000n
 const alice = sandboxWallet('alice')
@@ -72,6 +80,42 @@ async function stateDir(shape: StateShape): Promise<string> {
   for (let i = 0; i < TAIL; i += 1) await sandbox.fund(bob.address, LOVELACE)
   await sandbox.close()
   return dir
+}
+
+/**
+ * A small ledger (the genesis one) after `CHURN_EARLY` and after `CHURN` transactions, each alice paying herself
+ * from her largest UTxO, so that the UTxOs stay as many: copies of its directory at both points.
+ */
+async function churnDirs(): Promise<{ early: string; late: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-sandbox-scale-'))
+  const sandbox = SandboxProvider.open({ dataDir: dir, clockTickMs: false, logFromBytes: CHURN_LOG_FROM_BYTES })
+  const params = await sandbox.protocolParameters()
+  let early = ''
+  try {
+    for (let i = 1; i <= CHURN; i += 1) {
+      const [largest] = (await adaUtxos(sandbox, alice.address)).sort((a, b) =>
+        Number(b.value.lovelace - a.value.lovelace)
+      )
+      await sandbox.submit(
+        signWithSandboxWallets(buildTx({ params, inputs: [largest!], changeAddress: alice.address }), [alice])
+      )
+      if (i === CHURN_EARLY) early = copy(dir)
+    }
+  } finally {
+    await sandbox.close()
+  }
+  copies.push(dir)
+  return { early, late: dir }
+}
+
+/** What loading the ledger saved in `dir` reads of its log. */
+function logRead(dir: string): LogRead {
+  const store = new LedgerStore(dir)
+  try {
+    return store.load({})!.logRead
+  } finally {
+    store.close()
+  }
 }
 
 /** The ledger saved in `dir`, as a sandbox opening it has it. */
@@ -226,6 +270,7 @@ export async function benchSandboxScale(): Promise<void> {
     short: await stateDir({ contracts: 1, applies: 10 }),
     long: await stateDir({ contracts: 1, applies: 1000 })
   }
+  const churn = await churnDirs()
   const rows: Row[] = []
   try {
     const atAddress = measureAlternating(
@@ -265,7 +310,9 @@ export async function benchSandboxScale(): Promise<void> {
         small: () => load(dirs.small),
         large: () => load(dirs.large),
         short: () => load(dirs.short),
-        long: () => load(dirs.long)
+        long: () => load(dirs.long),
+        early: () => load(churn.early),
+        late: () => load(churn.late)
       },
       LOAD_ROUNDS
     )
@@ -284,6 +331,20 @@ export async function benchSandboxScale(): Promise<void> {
         ours: loads.long,
         peerName: 'same, 10 applied inputs',
         peer: loads.short
+      },
+      {
+        what: `state load, small ledger after ${CHURN.toLocaleString('en-US')} transactions`,
+        unit: 'ms',
+        ours: loads.late,
+        peerName: `same, after ${CHURN_EARLY.toLocaleString('en-US')}`,
+        peer: loads.early
+      },
+      {
+        what: `log records read by that load, after ${CHURN.toLocaleString('en-US')} transactions`,
+        unit: 'records',
+        ours: logRead(churn.late).records,
+        peerName: `same, after ${CHURN_EARLY.toLocaleString('en-US')}`,
+        peer: logRead(churn.early).records
       },
       {
         what: `state load, ${SMALL} contracts`,

@@ -46,7 +46,7 @@
  * the ledger is restored on `open`; an unusable state is refused, never overwritten. A small ledger is one state
  * file rewritten whole (`state-file.ts` describes it); a large one (past `logFromBytes`, 4 MiB) is a snapshot in
  * that file and a log of the changes since (`ledger-store.ts`, `ledger-log.ts`), so that saving costs the change
- * and loading the ledger's UTxOs, not its history.
+ * and loading the ledger's UTxOs, not its history: the log is compacted into a new one once it is mostly history.
  * Not saved: stake accounts, pools and governance state, which Marlowe does not use (transactions with
  * certificates, withdrawals, votes or proposals are refused).
  */

@@ -1,7 +1,8 @@
 /**
- * The append-only log of a large sandbox ledger (`sandbox-ledger.log`, beside the state file; ledger-store.ts
- * says when there is one): every transaction confirmed and every clock jump since the last snapshot, and the
- * bytes a snapshot refers to (the chain index's transactions, the datums). A record is written and flushed to
+ * The append-only log of a large sandbox ledger (`sandbox-ledger.log`, beside the state file, then
+ * `sandbox-ledger.<n>.log` after the n-th compaction; ledger-store.ts says when there is one and when it is
+ * compacted): every transaction confirmed and every clock jump since the last compaction, and the bytes a
+ * snapshot refers to (the chain index's transactions, the datums). A record is written and flushed to
  * disk (fsync) before the change it records is reported done, so a crash can only tear the last record, one never
  * reported done; opening the log cuts a torn last record off.
  *
@@ -13,11 +14,25 @@
  *   3 bytes:       bytes a snapshot refers to that no logged transaction holds (those from before the log)
  */
 import { closeSync, existsSync, fchmodSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { basename } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { bytesToHex, concatBytes, hexToBytes } from '../../core/bytes'
 import type { BlockRef } from './state-file'
 
 export const LOG_FILE_NAME = 'sandbox-ledger.log'
+/** The first log and those of later compactions (`sandbox-ledger.<n>.log`, n ≥ 1). */
+export const LOG_FILE_PATTERN = /^sandbox-ledger(?:\.([1-9][0-9]{0,8}))?\.log$/
+
+/** The log after `generation` compactions. */
+export function logFileName(generation: number): string {
+  return generation === 0 ? LOG_FILE_NAME : `sandbox-ledger.${generation}.log`
+}
+
+/** How many compactions came before the log named `name` (a name `LOG_FILE_PATTERN` matches). */
+export function logGeneration(name: string): number {
+  const generation = LOG_FILE_PATTERN.exec(name)?.[1]
+  return generation === undefined ? 0 : Number(generation)
+}
 
 export type LogRecord =
   | {
@@ -62,33 +77,39 @@ function u64(n: bigint): Uint8Array {
  * Checks every record of `bytes` and reads those from `from` on (where the snapshot ends: a record boundary); the
  * offset of a torn last record, if any.
  */
-function parse(bytes: Uint8Array, from: number): { records: LogRecord[]; torn: number | undefined } {
+function parse(
+  bytes: Uint8Array,
+  from: number,
+  name: string
+): { records: LogRecord[]; checked: number; torn: number | undefined } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const damaged = (pos: number): Error => new Error(`the log ${LOG_FILE_NAME} is damaged at byte ${pos}`)
+  const damaged = (pos: number): Error => new Error(`the log ${name} is damaged at byte ${pos}`)
   const records: LogRecord[] = []
+  let checked = 0
   let pos = 0
   while (pos < bytes.length) {
-    if (bytes.length - pos < HEAD) return { records, torn: pos }
+    if (bytes.length - pos < HEAD) return { records, checked, torn: pos }
     if (view.getUint32(pos + 5) !== crc32(bytes.subarray(pos, pos + 5))) throw damaged(pos)
     const end = pos + HEAD + view.getUint32(pos + 1) + CRC
-    if (end > bytes.length) return { records, torn: pos }
+    if (end > bytes.length) return { records, checked, torn: pos }
     if (view.getUint32(end - CRC) !== crc32(bytes.subarray(pos, end - CRC))) {
-      if (end === bytes.length) return { records, torn: pos }
+      if (end === bytes.length) return { records, checked, torn: pos }
       throw damaged(pos)
     }
     if (pos < from && end > from) {
-      throw new Error(`the log ${LOG_FILE_NAME} has no record starting at byte ${from}, where the snapshot ends`)
+      throw new Error(`the log ${name} has no record starting at byte ${from}, where the snapshot ends`)
     }
     if (pos >= from) {
-      const record = readRecord(bytes, view, pos, end)
+      const record = readRecord(bytes, view, pos, end, name)
       if (record !== undefined) records.push(record)
     }
+    checked += 1
     pos = end
   }
-  return { records, torn: undefined }
+  return { records, checked, torn: undefined }
 }
 
-function readRecord(bytes: Uint8Array, view: DataView, pos: number, end: number): LogRecord | undefined {
+function readRecord(bytes: Uint8Array, view: DataView, pos: number, end: number, name: string): LogRecord | undefined {
   const payload = pos + HEAD
   switch (bytes[pos]) {
     case TX: {
@@ -104,7 +125,7 @@ function readRecord(bytes: Uint8Array, view: DataView, pos: number, end: number)
     case BYTES:
       return undefined
     default:
-      throw new Error(`the log ${LOG_FILE_NAME} has a record of unknown kind ${bytes[pos]} at byte ${pos}`)
+      throw new Error(`the log ${name} has a record of unknown kind ${bytes[pos]} at byte ${pos}`)
   }
 }
 
@@ -133,19 +154,24 @@ export class LedgerLog {
   }
 
   /**
-   * Opens the log at `path`, read whole: its bytes, and the records from byte `from` on (where the snapshot
-   * ends). A torn last record is cut off. Throws `Error` when the log is missing, shorter than `from` or damaged.
+   * Opens the log at `path`, read whole: its bytes, the records from byte `from` on (where the snapshot ends) and
+   * how many records it holds in all (each one checked). A torn last record is cut off. Throws `Error` when the
+   * log is missing, shorter than `from` or damaged.
    */
-  static open(path: string, from: number): { log: LedgerLog; bytes: Uint8Array; records: LogRecord[] } {
-    if (!existsSync(path)) throw new Error(`the log ${LOG_FILE_NAME} it continues in is missing`)
+  static open(
+    path: string,
+    from: number
+  ): { log: LedgerLog; bytes: Uint8Array; records: LogRecord[]; checked: number } {
+    const name = basename(path)
+    if (!existsSync(path)) throw new Error(`the log ${name} it continues in is missing`)
     const read = readFileSync(path)
     const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength)
     if (bytes.length < from) {
-      throw new Error(`the log ${LOG_FILE_NAME} holds ${bytes.length} bytes, fewer than the ${from} it refers to`)
+      throw new Error(`the log ${name} holds ${bytes.length} bytes, fewer than the ${from} it refers to`)
     }
-    const { records, torn } = parse(bytes, from)
+    const { records, checked, torn } = parse(bytes, from, name)
     if (torn !== undefined && torn < from) {
-      throw new Error(`the log ${LOG_FILE_NAME} ends inside a record its snapshot refers to`)
+      throw new Error(`the log ${name} ends inside a record its snapshot refers to`)
     }
     const fd = openSync(path, 'a')
     const durable = torn ?? bytes.length
@@ -158,7 +184,7 @@ export class LedgerLog {
       closeSync(fd)
       throw e
     }
-    return { log: new LedgerLog(fd, durable), bytes: bytes.subarray(0, durable), records }
+    return { log: new LedgerLog(fd, durable), bytes: bytes.subarray(0, durable), records, checked }
   }
 
   /** The log's length once what was appended is flushed. */

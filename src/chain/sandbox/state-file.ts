@@ -19,12 +19,14 @@
  * Version 2, a large ledger's snapshot (ledger-store.ts): the same, except that the chain index's transactions
  * and the datums are bytes in the log beside it (ledger-log.ts), named by where they are, and that the changes
  * since the snapshot follow it in the log:
- *     "log": { "file": "sandbox-ledger.log", "bytes": <the log's length when the snapshot was written> },
+ *     "log": { "file": "sandbox-ledger.log" or "sandbox-ledger.<n>.log" after the n-th compaction,
+ *              "bytes": <the log's length when the snapshot was written> },
  *     "datums": [[<datum hash>, <offset in the log>, <length>], …],
  *     "scriptTxs": [[<tx id>, <offset in the log>, <length>, [<payment script hash>, …]], …]
  *
  * A file that cannot be read, is not this format, or was made by another genesis is refused with a
- * `ChainError` saying what is wrong and what to do; it is never overwritten.
+ * `ChainError` saying what is wrong and what to do; it is never overwritten. With a log, the backup is kept a
+ * snapshot of the same log (ledger-store.ts), so copying it over the file loses no change the log holds.
  */
 import {
   closeSync,
@@ -36,6 +38,7 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -46,7 +49,7 @@ import { blake2bHex } from '../../core/blake2b'
 import { bytesToHex } from '../../core/bytes'
 import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { ChainError } from '../provider'
-import { LOG_FILE_NAME } from './ledger-log'
+import { LOG_FILE_PATTERN, logGeneration } from './ledger-log'
 import type { LoggedTx } from './script-log'
 
 export interface BlockRef {
@@ -71,6 +74,8 @@ export interface LedgerSnapshot {
 
 /** Where a large ledger's snapshot finds its bytes in the log, and how much of the log it covers. */
 export interface LogSpans {
+  /** The log's file name, beside the state file. */
+  readonly file: string
   /** The log's length when the snapshot was written: the records after it are the changes since. */
   readonly covered: number
   /** Where each chain-index transaction's bytes start, by tx id, and each datum's, by hash. */
@@ -107,7 +112,7 @@ function encodeSnapshot(s: LedgerSnapshot, log?: LogSpans): string {
     timeOffsetMs: s.timeOffsetMs,
     slot: s.slot,
     tip: block(s.tip),
-    ...(log === undefined ? {} : { log: { file: LOG_FILE_NAME, bytes: BigInt(log.covered) } }),
+    ...(log === undefined ? {} : { log: { file: log.file, bytes: BigInt(log.covered) } }),
     utxos: s.utxos.map(([i, o]) => [bytesToHex(i), bytesToHex(o)]),
     datums: s.datums.map(([h, d]) =>
       log === undefined ? [h, bytesToHex(d)] : [h, at(log.datumAt, h), BigInt(d.length)]
@@ -175,12 +180,22 @@ function blockRef(v: JsonValue | undefined, path: string): BlockRef {
   }
 }
 
+/** Reads the log named `file` beside the state file, whole (at least `covered` bytes). */
+export type ReadLog = (file: string, covered: number) => Uint8Array
+
+/** The log a snapshot continues in, and whether it is what cannot be used. */
+interface LogInQuestion {
+  readonly path: string
+  readonly atFault: boolean
+}
+
 /** Bytes of a version 2 snapshot: `[offset, length]` within the part of the log it covers. */
 class LogReader {
   readonly txAt = new Map<string, number>()
   readonly datumAt = new Map<string, number>()
 
   constructor(
+    readonly file: string,
     private readonly bytes: Uint8Array,
     readonly covered: number
   ) {}
@@ -202,9 +217,9 @@ class LogReader {
 
 /**
  * Throws `Error` naming the first thing wrong (syntax, shape, format or version). A version 2 snapshot reads its
- * bytes from the log `readLog` gives (whole, at least `covered` bytes).
+ * bytes from the log `readLog` gives (the file named, whole, at least `covered` bytes).
  */
-export function decodeSnapshot(json: string, readLog?: (covered: number) => Uint8Array): SavedLedger {
+export function decodeSnapshot(json: string, readLog?: ReadLog): SavedLedger {
   const doc = object(parseJson(json), 'the document')
   if (doc['format'] !== FORMAT) throw new Error(`"format" is not "${FORMAT}"`)
   const version = doc['version']
@@ -217,10 +232,10 @@ export function decodeSnapshot(json: string, readLog?: (covered: number) => Uint
   let datums: [string, Uint8Array][]
   if (version === VERSION_WITH_LOG && readLog !== undefined) {
     const where = object(doc['log'], 'log')
-    if (where['file'] !== LOG_FILE_NAME) throw new Error(`log.file should be "${LOG_FILE_NAME}"`)
+    const file = text(where['file'], 'log.file', LOG_FILE_PATTERN)
     const covered = integer(where['bytes'], 'log.bytes')
     if (covered < 0n || covered > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('log.bytes is out of range')
-    const reader = new LogReader(readLog(Number(covered)), Number(covered))
+    const reader = new LogReader(file, readLog(file, Number(covered)), Number(covered))
     datums = array(doc['datums'], 'datums').map((d, i) => {
       const path = `datums[${i}]`
       const [hash, offset, length, ...rest] = array(d, path)
@@ -277,7 +292,7 @@ export function decodeSnapshot(json: string, readLog?: (covered: number) => Uint
   }
   return log === undefined
     ? { snapshot }
-    : { snapshot, log: { covered: log.covered, txAt: log.txAt, datumAt: log.datumAt } }
+    : { snapshot, log: { file: log.file, covered: log.covered, txAt: log.txAt, datumAt: log.datumAt } }
 }
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
@@ -307,31 +322,87 @@ export class StateFile {
    * The saved state, or `undefined` when there is none yet; throws `ChainError` when it cannot be used. A version
    * 2 snapshot reads its log through `readLog` (see `decodeSnapshot`).
    */
-  read(readLog?: (covered: number) => Uint8Array): (SavedLedger & { readonly size: number }) | undefined {
+  read(readLog?: ReadLog): (SavedLedger & { readonly size: number }) | undefined {
     if (!existsSync(this.path)) return undefined
     let json: string
     try {
       json = readFileSync(this.path, 'utf8')
     } catch (e) {
-      throw this.unusable(`it cannot be read (${message(e)})`)
+      throw this.unusable(`it cannot be read (${message(e)})`, this.logBeside())
     }
+    let log: LogInQuestion | undefined
+    const reading =
+      readLog &&
+      ((file: string, covered: number): Uint8Array => {
+        log = { path: join(this.dir, file), atFault: true }
+        const bytes = readLog(file, covered)
+        log = { ...log, atFault: false }
+        return bytes
+      })
     try {
-      return { ...decodeSnapshot(json, readLog), size: json.length }
+      return { ...decodeSnapshot(json, reading), size: json.length }
     } catch (e) {
-      throw this.unusable(`it is corrupt: ${message(e)}`)
+      throw this.unusable(`it is corrupt: ${message(e)}`, log ?? this.logBeside())
     }
   }
 
-  /** A `ChainError` for a state file the sandbox refuses to start from. */
-  unusable(why: string): ChainError {
+  /**
+   * A `ChainError` for a state file the sandbox refuses to start from, saying what the backup holds: without a
+   * log, the state before the last change; with one, an earlier snapshot of the same log, which recovers every
+   * change when the state file is at fault and nothing when the log is.
+   */
+  unusable(why: string, log?: LogInQuestion): ChainError {
     const backup = existsSync(this.backupPath)
-      ? ` ${this.backupPath} holds the state before the last transaction: copy it over the file to recover.`
-      : ''
+    let recovery: string
+    if (log === undefined) {
+      recovery = backup
+        ? ` ${this.backupPath} holds the state before the last transaction: copy it over the file to recover.`
+        : ''
+    } else if (log.atFault) {
+      recovery = backup
+        ? ` ${this.backupPath} holds an earlier snapshot that continues in the same log: it cannot recover the changes either.`
+        : ''
+    } else {
+      recovery = backup
+        ? ` ${this.backupPath} holds an earlier snapshot that continues in the same log ${log.path}: copy it over the file to recover every change the log holds.`
+        : ` Its changes since the last snapshot are in ${log.path}.`
+    }
+    const away = log === undefined ? 'the file' : `the file and ${log.path}`
     return new ChainError(
       'Unavailable',
-      `The sandbox ledger in ${this.path} cannot be used: ${why}. It was left untouched.${backup} To start a new sandbox instead, move the file away.`,
+      `The sandbox ledger in ${this.path} cannot be used: ${why}. It was left untouched.${recovery} To start a new sandbox instead, move ${away} away.`,
       { path: this.path }
     )
+  }
+
+  /** The newest log in the directory, when the state file cannot tell which one it continues in. */
+  private logBeside(): LogInQuestion | undefined {
+    let names: string[]
+    try {
+      names = readdirSync(this.dir).filter((name) => LOG_FILE_PATTERN.test(name))
+    } catch {
+      return undefined
+    }
+    const newest = names.sort((a, b) => logGeneration(a) - logGeneration(b)).pop()
+    return newest === undefined ? undefined : { path: join(this.dir, newest), atFault: false }
+  }
+
+  /**
+   * Makes the backup a copy of the current state file (a snapshot of the log the sandbox goes on with): a copy,
+   * not a link, since the file it backs up is this one and not a replaced one.
+   */
+  backUpCurrent(): void {
+    const staging = `${this.backupPath}.tmp`
+    copyFileSync(this.path, staging)
+    const fd = openSync(staging, 'r+')
+    try {
+      fchmodSync(fd, 0o600)
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(staging, this.backupPath)
+    syncDirectory(this.dir)
   }
 
   private keepBackup(): void {
@@ -341,9 +412,10 @@ export class StateFile {
 
   /**
    * Writes version 1, or version 2 with `log`; returns the file's size. Throws `ChainError('Unavailable')` when
-   * the disk refuses; the file then still holds the previous state.
+   * the disk refuses; the file then still holds the previous state, unless `replaced` was called (the new file
+   * is in place, only making that durable failed).
    */
-  write(snapshot: LedgerSnapshot, log?: LogSpans): number {
+  write(snapshot: LedgerSnapshot, log?: LogSpans, replaced?: () => void): number {
     try {
       const text = encodeSnapshot(snapshot, log)
       const fd = openSync(this.tmpPath, 'w', 0o600)
@@ -359,6 +431,7 @@ export class StateFile {
       }
       if (existsSync(this.path)) this.keepBackup()
       renameSync(this.tmpPath, this.path)
+      replaced?.()
       syncDirectory(this.dir)
       // The text is ASCII: its length is its size in bytes.
       return text.length
@@ -385,8 +458,11 @@ function linkOrCopy(from: string, to: string): void {
   renameSync(staging, to)
 }
 
-/** Makes the rename itself durable; directories cannot be opened on Windows, where rename is already durable. */
-function syncDirectory(dir: string): void {
+/**
+ * Makes a rename or a new file's name durable; directories cannot be opened on Windows, where renames are already
+ * durable.
+ */
+export function syncDirectory(dir: string): void {
   let fd: number
   try {
     fd = openSync(dir, 'r')
