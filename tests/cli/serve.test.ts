@@ -11,13 +11,14 @@ import Database from 'better-sqlite3'
 import { afterEach, describe, expect, test } from 'vitest'
 import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/core/json/lossless'
 import { stringifyTextEnvelope } from '../../src/core/cardano/envelope'
-import { sign, testWallet } from '../engine/build/support'
+import { sign, testWallet, type TestWallet } from '../engine/build/support'
 import { witnessEnvelope } from '../engine/service/support'
 import { hexToBytes } from '../../src/core/bytes'
 import { runCli } from './run-cli'
 import { exitOf, spawnServe, startServe, type ServeProcess } from './serve-process'
 
 const alice = testWallet('alice')
+const bob = testWallet('bob')
 const home = (): string => mkdtempSync(join(tmpdir(), 'marlowe-desk-serve-'))
 
 const running: ServeProcess[] = []
@@ -56,14 +57,14 @@ async function request(
   return { status: response.status, json: text === '' ? undefined : (parseJson(text) as JsonObject) }
 }
 
-const createClose = (s: ServeProcess) =>
+const createClose = (s: ServeProcess, wallet: TestWallet = alice) =>
   request(
     s,
     'POST',
     '/contracts',
     { version: 'v1', contract: 'close', tags: {}, metadata: {} },
     {
-      'x-change-address': alice.address
+      'x-change-address': wallet.address
     }
   )
 
@@ -157,22 +158,33 @@ describe('marlowe-desk serve', () => {
 
   test('kill -9 during builds and submits loses nothing; an unsigned build is submitted after the restart', async () => {
     const data = home()
-    type Built = { contractId: string; cborHex: string }
+    type Built = { contractId: string; cborHex: string; wallet: TestWallet }
     const answered: Built[] = []
     const accepted: Built[] = []
     const put = (s: ServeProcess, b: Built) =>
       request(s, 'PUT', `/contracts/${encodeURIComponent(b.contractId)}`, {
-        ...witnessEnvelope(hexToBytes(b.cborHex), [alice])
+        ...witnessEnvelope(hexToBytes(b.cborHex), [b.wallet])
       })
+    const built = (r: { json: JsonObject | undefined }, wallet: TestWallet): Built => {
+      const resource = resourceOf(r.json)
+      return {
+        contractId: String(resource['contractId']),
+        cborHex: String((resource['tx'] as JsonObject)['cborHex']),
+        wallet
+      }
+    }
     const build = async (s: ServeProcess): Promise<void> => {
       const r = await createClose(s)
-      if (r.status !== 201) return
-      const resource = resourceOf(r.json)
-      answered.push({
-        contractId: String(resource['contractId']),
-        cborHex: String((resource['tx'] as JsonObject)['cborHex'])
-      })
+      if (r.status === 201) answered.push(built(r, alice))
     }
+    // Alice's builds run her wallet out of free outputs, so newer ones supersede older unsigned ones; a build of
+    // another wallet, made before the kills, is left alone by them and must still be submittable afterwards.
+    const first = await start(data)
+    const aside = await createClose(first, bob)
+    expect(aside.status).toBe(201)
+    const kept = built(aside, bob)
+    first.child.kill('SIGKILL')
+    await first.exited()
     // Three rounds: builds and submits in flight, then the server is killed outright at a different moment.
     for (const delayMs of [0, 15, 40]) {
       const s = await start(data)
@@ -193,6 +205,12 @@ describe('marlowe-desk serve', () => {
     }
     const db = new Database(join(data, 'service-sandbox.sqlite'), { readonly: true })
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    const superseded = new Set(
+      db
+        .prepare('SELECT tx_id FROM txs WHERE superseded_at IS NOT NULL')
+        .all()
+        .map((row) => String((row as { tx_id: unknown }).tx_id))
+    )
     db.close()
 
     const again = await start(data)
@@ -203,10 +221,14 @@ describe('marlowe-desk serve', () => {
       const status = resourceOf(got.json)['status']
       if (accepted.includes(b)) expect(['submitted', 'confirmed']).toContain(status)
     }
-    const unsigned = answered.find((b) => !accepted.includes(b))
-    expect(unsigned).toBeDefined()
-    expect((await put(again, unsigned!)).status).toBe(202)
-    expect(await statusWhen(again, unsigned!.contractId, 'confirmed')).toBe('confirmed')
+    // An unsigned build a newer one superseded says so; the one kept aside is submitted and confirmed.
+    for (const b of answered.filter((a) => !accepted.includes(a) && superseded.has(a.contractId.slice(0, 64)))) {
+      const refused = await put(again, b)
+      expect(refused.status).toBe(409)
+      expect(refused.json?.['errorCode']).toBe('BuildSuperseded')
+    }
+    expect((await put(again, kept)).status).toBe(202)
+    expect(await statusWhen(again, kept.contractId, 'confirmed')).toBe('confirmed')
   })
 
   test('a build signed and submitted with the CLI while the server was stopped is confirmed when it runs again', async () => {
