@@ -2,13 +2,16 @@
 import type { Contract } from './types'
 
 /**
- * The largest timeout anywhere in the contract, 0 for a contract without `When` (Haskell
- * `contractLifespanUpperBound`). Merkleized continuations are not known, so they are not followed.
+ * The timeout of every `When` anywhere in the contract, each once. Merkleized continuations are not known, so
+ * they are not followed; subtrees the contract shares (builders reuse them) are walked once.
  */
-export function contractLifespanUpperBound(contract: Contract): bigint {
-  let max = 0n
+export function contractTimeouts(contract: Contract): Set<bigint> {
+  const timeouts = new Set<bigint>()
+  const seen = new Set<Contract>()
   const pending: Contract[] = [contract]
   for (let c = pending.pop(); c !== undefined; c = pending.pop()) {
+    if (seen.has(c)) continue
+    seen.add(c)
     switch (c.type) {
       case 'Close':
         break
@@ -21,12 +24,19 @@ export function contractLifespanUpperBound(contract: Contract): bigint {
         pending.push(c.then, c.else)
         break
       case 'When':
-        if (c.timeout > max) max = c.timeout
+        timeouts.add(c.timeout)
         pending.push(c.timeoutContinuation)
         for (const aCase of c.cases) if (aCase.type === 'Case') pending.push(aCase.then)
         break
     }
   }
+  return timeouts
+}
+
+/** The largest timeout anywhere in the contract, 0 for a contract without `When` (Haskell `contractLifespanUpperBound`). */
+export function contractLifespanUpperBound(contract: Contract): bigint {
+  let max = 0n
+  for (const timeout of contractTimeouts(contract)) if (timeout > max) max = timeout
   return max
 }
 

@@ -4,38 +4,14 @@
  */
 import type { TxReview } from '../../../core/cardano/review/types'
 import { decodeMarloweData } from '../../../core/marlowe/json/decode'
+import { contractTimeouts } from '../../../core/marlowe/timeouts'
 import type { Contract } from '../../../core/marlowe/types'
 import { toJson } from '../format/json'
 import { formatTime } from '../format/time'
 
 /** Every `When` deadline at or before `now`, earliest first, each once. */
 export function passedDeadlines(contract: Contract, now: bigint): bigint[] {
-  const passed = new Set<bigint>()
-  // Builders share subtrees (a vesting plan's periods): each is walked once.
-  const seen = new Set<Contract>()
-  const pending: Contract[] = [contract]
-  for (let c = pending.pop(); c !== undefined; c = pending.pop()) {
-    if (seen.has(c)) continue
-    seen.add(c)
-    switch (c.type) {
-      case 'Close':
-        break
-      case 'Pay':
-      case 'Let':
-      case 'Assert':
-        pending.push(c.then)
-        break
-      case 'If':
-        pending.push(c.then, c.else)
-        break
-      case 'When':
-        if (c.timeout <= now) passed.add(c.timeout)
-        pending.push(c.timeoutContinuation)
-        for (const aCase of c.cases) if (aCase.type === 'Case') pending.push(aCase.then)
-        break
-    }
-  }
-  return [...passed].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return [...contractTimeouts(contract)].filter((t) => t <= now).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 }
 
 /** A sentence about the contract's passed deadlines, or undefined when none has passed. */
