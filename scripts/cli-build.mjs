@@ -31,9 +31,9 @@ const COMMON = {
 /** The name src/engine/worker/index.ts (ENGINE_WORKER_FILE) looks for beside the engine's bundle. */
 const ENGINE_WORKER_FILE = 'engine-worker.cjs'
 
-/** Builds the engine's worker thread into `outfile`. */
-export function buildEngineWorker(outfile) {
-  buildSync({ ...COMMON, entryPoints: [join(ROOT, 'src/engine/worker/entry.ts')], external: EXTERNALS, outfile })
+/** Builds the engine's worker thread into `outfile` (a test's own entry instead of the engine's, if given). */
+export function buildEngineWorker(outfile, entry = join(ROOT, 'src/engine/worker/entry.ts')) {
+  buildSync({ ...COMMON, entryPoints: [entry], external: EXTERNALS, outfile })
 }
 
 /** Builds the CLI into `dir` (default out/cli) and returns the executable's path. */

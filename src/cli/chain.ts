@@ -8,6 +8,7 @@ import type { NetworkName } from '../chain/provider'
 import { openNodeChain, type OpenedChain } from '../chain/open'
 import { MarloweScriptsError } from '../chain/marlowe-scripts'
 import { SandboxProvider, type SandboxOptions } from '../chain/sandbox'
+import { evaluatePlutusOffThread } from '../engine/worker'
 import { CliError, usageError } from './errors'
 
 /** The options of the sandbox commands: where the sandbox lives, and the validators it runs instead of stand-ins. */
@@ -80,10 +81,13 @@ export async function openChain(
   return openNode(command, network, choice)
 }
 
-/** Opens the sandbox, reporting unusable validator files as the command's error. */
+/**
+ * Opens the sandbox, its scripts run on the engine's worker (a long one never holds up `serve`'s requests),
+ * reporting unusable validator files as the command's error.
+ */
 function openSandbox(command: string, options: SandboxOptions): SandboxProvider {
   try {
-    return SandboxProvider.open(options)
+    return SandboxProvider.open({ evaluate: evaluatePlutusOffThread, ...options })
   } catch (e) {
     if (e instanceof MarloweScriptsError) throw new CliError(`${command}: --validators: ${e.message}`)
     throw e

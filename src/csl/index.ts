@@ -48,6 +48,11 @@ function wasmMemory(): Buffer {
   return Buffer.from(memory.buffer)
 }
 
+/** The size of CSL's wasm memory on this thread: it only ever grows, so a leak of CSL objects shows there. */
+export function cslMemoryBytes(): number {
+  return wasmMemory().length
+}
+
 /** Overwrites with zeros every copy of each piece of each secret in CSL's wasm memory. */
 function wipeCopies(secrets: readonly Uint8Array[]): void {
   const memory = wasmMemory()

@@ -32,6 +32,7 @@ import {
 import { installNativeCodecs } from '../engine/native-codecs'
 import { Keystore, UnlockThrottle, type KeystoreOptions } from '../engine/keys'
 import { ensurePrivateDir } from '../engine/private-dir'
+import { evaluatePlutusOffThread } from '../engine/worker'
 import { openService, type MarloweService, type OpenService, type OpenServiceOptions } from '../engine/service'
 import { apiToken } from './api-token'
 import { testConnection, TEST_TUNING } from './connection-test'
@@ -327,7 +328,9 @@ function openSandbox(options: DeskHostOptions, validators?: string): HostChain {
   const dataDir = join(options.dataDir, variant === undefined ? 'sandbox' : `sandbox-${variant}`)
   // The sandbox writes its state files with the process's umask; in a 0700 directory no one else reads them.
   ensurePrivateDir(dataDir)
+  // Its scripts run on the engine's worker: a long one never holds up the window or the HTTP loop.
   const provider = SandboxProvider.open({
+    evaluate: evaluatePlutusOffThread,
     ...options.sandbox,
     ...(validators === undefined ? {} : { validators }),
     dataDir

@@ -12,6 +12,7 @@ import { blake2b256Hex } from '../../src/core/cardano/tx/hash'
 import { JsonDecimal, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/core/json/lossless'
 import { CSL, withCsl } from '../../src/csl'
 import { openService, type OpenService } from '../../src/engine/service'
+import { evaluatePlutusOffThread } from '../../src/engine/worker'
 import { createServer, listen, type ServerOptions } from '../../src/server/app'
 import { ManualClock, T0, type TestWallet } from '../engine/build/support'
 import { witnessEnvelope } from '../engine/service/support'
@@ -38,7 +39,14 @@ export async function startServer(
   } = {}
 ): Promise<TestServer> {
   const clock = new ManualClock()
-  const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
+  // Its scripts run on the engine's worker, as `serve` runs them.
+  const sandbox = SandboxProvider.open({
+    zeroTime: T0,
+    clockTickMs: false,
+    ...validatorsFromEnv(),
+    now: clock.now,
+    evaluate: evaluatePlutusOffThread
+  })
   const databasePath = options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-server-')), 'store.sqlite')
   const opened = openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
   const { token = TOKEN, databasePath: _path, ...serverOptions } = options

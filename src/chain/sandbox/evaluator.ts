@@ -5,11 +5,13 @@
  * instance starts small and the old one is garbage once nothing refers to it.
  *
  * Same work as `makeUplcEvaluator` from @blaze-cardano/vm with no over-estimation: the budgets returned are the
- * ones the scripts used. It takes and gives bytes: the transaction is never decoded into Blaze objects, whose
- * decoding of Plutus Data costs seconds on a Marlowe-sized datum.
+ * ones the scripts used. It takes and gives bytes and plain data (`PlutusRequest`, `PlutusOutcome`): the
+ * transaction is never decoded into Blaze objects, whose decoding of Plutus Data costs seconds on a Marlowe-sized
+ * datum, and a request can be carried to another thread whole. A script can run for as long as the budget
+ * allows (a second or more), so whoever opens the sandbox may run evaluations elsewhere (`PlutusEvaluator`);
+ * `inThreadEvaluator` runs them here.
  */
 import { createRequire } from 'node:module'
-import { Costmdls, fromHex, type ProtocolParameters as BlazeParams, type SlotConfig } from '@blaze-cardano/core'
 import { CborReader } from '../../core/cardano/cbor'
 import type { RedeemerBudget } from '../provider'
 
@@ -69,6 +71,36 @@ export interface SpentOutput {
   readonly output: Uint8Array
 }
 
+/** The chain's side of an evaluation: its cost models (CBOR), the per-transaction budget and its slot clock. */
+export interface PlutusSetup {
+  readonly costModels: Uint8Array
+  readonly maxSteps: bigint
+  readonly maxMem: bigint
+  readonly zeroTime: bigint
+  readonly zeroSlot: bigint
+  readonly slotLength: number
+}
+
+/** `tx` to evaluate, given the outputs its inputs, reference inputs and collateral spend. */
+export interface PlutusRequest {
+  readonly setup: PlutusSetup
+  readonly tx: Uint8Array
+  readonly utxos: readonly SpentOutput[]
+}
+
+/** The budget each redeemer used, or the evaluator's own words on why a script failed or could not run. */
+export type PlutusOutcome =
+  | { readonly type: 'evaluated'; readonly budgets: RedeemerBudget[] }
+  | { readonly type: 'failed'; readonly words: string }
+
+/** Runs a request somewhere; rejects only when it could not be run at all (never for what the scripts did). */
+export type PlutusEvaluator = (request: PlutusRequest) => Promise<PlutusOutcome>
+
+/** What a script failure or an unreadable transaction says, on one line. */
+export function evaluatorWords(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim()
+}
+
 const TAGS: readonly RedeemerBudget['tag'][] = ['spend', 'mint', 'cert', 'reward', 'vote', 'propose']
 
 /** `[tag, index, data, [mem, steps]]`, the redeemer the evaluator returns; its data is skipped, not decoded. */
@@ -88,51 +120,45 @@ function readBudget(bytes: Uint8Array): RedeemerBudget {
 
 export class RecyclingEvaluator {
   private readonly path = uplcWasmPath()
-  private readonly costModels: Uint8Array
   private wasm: UplcWasm
   private sinceReload = 0
   private reloadCount = 0
 
-  constructor(
-    private readonly params: BlazeParams,
-    private readonly slotConfig: SlotConfig,
-    private readonly recycleEvery = DEFAULT_RECYCLE_EVERY
-  ) {
+  constructor(private readonly recycleEvery = DEFAULT_RECYCLE_EVERY) {
     if (!(recycleEvery >= 1)) throw new Error(`recycleEvery must be at least 1, got ${recycleEvery}`)
-    this.costModels = fromHex(Costmdls.fromCore(params.costModels).toCbor())
     this.wasm = loadFreshInstance(this.path)
   }
 
   /**
-   * The budget each redeemer of `tx` used, given the outputs its inputs, reference inputs and collateral spend
-   * (each as the CBOR of its reference and of its output). Throws the evaluator's own message (often a plain
-   * string) when a script fails or the transaction cannot be evaluated.
+   * The budget each redeemer of the request's transaction used, or the evaluator's own words (often a plain
+   * string thrown from the wasm) when a script fails or the transaction cannot be evaluated.
    */
-  evaluate(tx: Uint8Array, utxos: readonly SpentOutput[]): RedeemerBudget[] {
-    const { maxExecutionUnitsPerTransaction: max } = this.params
+  evaluate({ setup, tx, utxos }: PlutusRequest): PlutusOutcome {
     let results: EvalResult[]
     try {
       results = this.wasm.eval_phase_two_raw(
         tx,
         utxos.map((u) => u.ref),
         utxos.map((u) => u.output),
-        this.costModels,
-        BigInt(max.steps),
-        BigInt(max.memory),
-        BigInt(this.slotConfig.zeroTime),
-        BigInt(this.slotConfig.zeroSlot),
-        this.slotConfig.slotLength
+        setup.costModels,
+        setup.maxSteps,
+        setup.maxMem,
+        setup.zeroTime,
+        setup.zeroSlot,
+        setup.slotLength
       )
+    } catch (e) {
+      return { type: 'failed', words: evaluatorWords(e) }
     } finally {
       this.countEvaluation()
     }
-    return results.map((r) => {
-      try {
-        return readBudget(r.redeemer)
-      } finally {
-        r.free()
-      }
-    })
+    try {
+      return { type: 'evaluated', budgets: results.map((r) => readBudget(r.redeemer)) }
+    } catch (e) {
+      return { type: 'failed', words: evaluatorWords(e) }
+    } finally {
+      for (const r of results) r.free()
+    }
   }
 
   /** Bytes of linear memory of the current wasm instance. */
@@ -151,4 +177,9 @@ export class RecyclingEvaluator {
     this.sinceReload = 0
     this.reloadCount += 1
   }
+}
+
+/** Evaluations on this thread, through `evaluator`. */
+export function inThreadEvaluator(evaluator: RecyclingEvaluator): PlutusEvaluator {
+  return (request) => Promise.resolve(evaluator.evaluate(request))
 }

@@ -19,8 +19,17 @@ import {
   type TxOutRef,
   type Utxo
 } from '../provider'
+import { Costmdls, fromHex } from '@blaze-cardano/core'
 import { checkBeforeSubmit } from './checks'
-import { RecyclingEvaluator, type SpentOutput } from './evaluator'
+import {
+  evaluatorWords,
+  inThreadEvaluator,
+  RecyclingEvaluator,
+  type PlutusEvaluator,
+  type PlutusOutcome,
+  type PlutusSetup,
+  type SpentOutput
+} from './evaluator'
 import { STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
 import { decodeTxIn, encodeOutput, encodeTxIn, toUtxo } from './outputs'
 import { SANDBOX_BLAZE_PARAMS } from './params'
@@ -31,9 +40,7 @@ import { UtxoSet } from './utxo-set'
 
 export const SLOT_LENGTH_MS = 1000n
 
-function words(e: unknown): string {
-  return (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim()
-}
+const words = evaluatorWords
 
 /** Our own decoding: byte-exact, and milliseconds where Blaze's takes seconds on a Marlowe datum. */
 function decodeTx(bytes: Uint8Array, kind: 'Rejected' | 'EvaluationFailed'): DecodedTx {
@@ -87,7 +94,8 @@ export interface Accepted {
 }
 
 export interface LedgerOptions {
-  readonly recycleEvaluatorEvery?: number
+  /** Where the scripts run (default: on this thread, a recycling evaluator of the ledger's own). */
+  readonly evaluate?: PlutusEvaluator
   /** The genesis this ledger starts from, or must have started from (default: the stand-ins'). */
   readonly genesis?: SandboxGenesis
 }
@@ -105,7 +113,8 @@ interface LedgerState {
 
 export class SandboxLedger {
   private readonly blockHashes = new Set<string>()
-  readonly evaluator: RecyclingEvaluator
+  private readonly plutus: PlutusSetup
+  private readonly evaluator: PlutusEvaluator
   private readonly utxos: UtxoSet
   private readonly datums: Map<string, Uint8Array>
   private currentSlot: bigint
@@ -125,8 +134,8 @@ export class SandboxLedger {
     this.scriptTxs = state.scriptTxs
     this.currentSlot = state.slot
     this.lastBlock = state.tip
-    const slotConfig = { zeroTime: Number(zeroTime), zeroSlot: 0, slotLength: Number(SLOT_LENGTH_MS) }
-    this.evaluator = new RecyclingEvaluator(SANDBOX_BLAZE_PARAMS, slotConfig, options.recycleEvaluatorEvery)
+    this.plutus = plutusSetup(zeroTime)
+    this.evaluator = options.evaluate ?? inThreadEvaluator(new RecyclingEvaluator())
     for (const block of this.transactions.values()) this.blockHashes.add(block.blockHash)
   }
 
@@ -231,7 +240,7 @@ export class SandboxLedger {
     return found
   }
 
-  evaluate(bytes: Uint8Array, additionalUtxos: readonly Utxo[]): RedeemerBudget[] {
+  async evaluate(bytes: Uint8Array, additionalUtxos: readonly Utxo[]): Promise<RedeemerBudget[]> {
     const tx = decodeTx(bytes, 'EvaluationFailed')
     const extra = new Map(additionalUtxos.map((u) => [formatRef(u.ref), u]))
     const { inputs, referenceInputs, collateral } = tx.body
@@ -248,25 +257,31 @@ export class SandboxLedger {
       }
       return { ref, output: utxo.bytes }
     })
-    try {
-      return this.evaluator.evaluate(bytes, spent)
-    } catch (e) {
-      throw new ChainError('EvaluationFailed', words(e), { txId: tx.id })
-    }
+    const outcome = await this.run(bytes, spent)
+    if (outcome.type === 'failed') throw new ChainError('EvaluationFailed', outcome.words, { txId: tx.id })
+    return outcome.budgets
   }
 
-  /** Validates the transaction (our checks, then the ledger rules) and confirms it in a new block. */
-  submit(bytes: Uint8Array): Accepted {
+  /** The scripts of `tx` run by the ledger's evaluator. */
+  private run(tx: Uint8Array, utxos: readonly SpentOutput[]): Promise<PlutusOutcome> {
+    return this.evaluator({ setup: this.plutus, tx, utxos })
+  }
+
+  /**
+   * Validates the transaction (our checks, then the ledger rules) and confirms it in a new block. The ledger must
+   * not change while the scripts run (the sandbox's queue sees to it).
+   */
+  async submit(bytes: Uint8Array): Promise<Accepted> {
     const tx = decodeTx(bytes, 'Rejected')
     const refusal = unsupported(tx)
     if (refusal !== undefined) throw new ChainError('Rejected', refusal, { txId: tx.id })
     const output = (input: TxOutRef) => this.utxos.get(input)?.output
     checkBeforeSubmit(tx, { params: SANDBOX_BLAZE_PARAMS, output })
-    checkLedgerRules(tx, bytes, {
+    await checkLedgerRules(tx, bytes, {
       params: SANDBOX_BLAZE_PARAMS,
       slot: this.currentSlot,
       output: (input) => this.utxos.get(input),
-      evaluate: (txBytes, spent) => this.evaluator.evaluate(txBytes, spent)
+      evaluate: (txBytes, spent) => this.run(txBytes, spent)
     })
     return this.accept(tx, bytes, this.nextBlock(tx.id, this.currentSlot))
   }
@@ -333,6 +348,19 @@ export class SandboxLedger {
 
   confirmation(txId: string): BlockRef | undefined {
     return this.transactions.get(txId.toLowerCase())
+  }
+}
+
+/** The sandbox's parameters and slot clock as the evaluator takes them. */
+function plutusSetup(zeroTime: bigint): PlutusSetup {
+  const max = SANDBOX_BLAZE_PARAMS.maxExecutionUnitsPerTransaction
+  return {
+    costModels: fromHex(Costmdls.fromCore(SANDBOX_BLAZE_PARAMS.costModels).toCbor()),
+    maxSteps: BigInt(max.steps),
+    maxMem: BigInt(max.memory),
+    zeroTime,
+    zeroSlot: 0n,
+    slotLength: Number(SLOT_LENGTH_MS)
   }
 }
 

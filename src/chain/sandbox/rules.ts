@@ -24,7 +24,7 @@ import { hexToBytes } from '../../core/bytes'
 import type { Credential } from '../../core/cardano/address'
 import type { DecodedTx, DecodedValue, PolicyAssets, RedeemerTag, TxIn } from '../../core/cardano/tx'
 import { ChainError, type RedeemerBudget } from '../provider'
-import type { SpentOutput } from './evaluator'
+import type { PlutusOutcome, SpentOutput } from './evaluator'
 import { encodeTxIn, valueSize } from './outputs'
 import type { StoredUtxo } from './utxo-set'
 
@@ -32,8 +32,8 @@ export interface RuleContext {
   readonly params: BlazeParams
   readonly slot: bigint
   output(input: TxIn): StoredUtxo | undefined
-  /** Phase 2: the budgets the scripts used; throws the evaluator's words when one fails. */
-  evaluate(tx: Uint8Array, spent: readonly SpentOutput[]): RedeemerBudget[]
+  /** Phase 2: the budgets the scripts used, or the evaluator's words when one fails. */
+  evaluate(tx: Uint8Array, spent: readonly SpentOutput[]): Promise<PlutusOutcome>
 }
 
 /** Ed25519 public keys as DER SubjectPublicKeyInfo: this prefix, then the 32 raw bytes. */
@@ -156,7 +156,7 @@ class Rules {
   }
 
   /** Runs every rule in the emulator's order; throws `ChainError('Rejected')` at the first one broken. */
-  check(): void {
+  async check(): Promise<void> {
     this.witnesses()
     const collateral = this.collateral()
     this.inputs()
@@ -170,7 +170,7 @@ class Rules {
     if (this.bytes.length > maxTxSize) {
       this.reject(`Transaction size exceeds the maximum allowed. Supplied: ${this.bytes.length}, Maximum: ${maxTxSize}`)
     }
-    this.feeAndValue(this.scripts())
+    this.feeAndValue(await this.scripts())
   }
 
   private witnesses(): void {
@@ -299,14 +299,10 @@ class Rules {
   }
 
   /** Phase 2; the budgets the scripts used, each checked against its redeemer's. */
-  private scripts(): RedeemerBudget[] {
-    let used: RedeemerBudget[]
-    try {
-      used = this.ctx.evaluate(this.bytes, this.spent)
-    } catch (e) {
-      const words = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').trim()
-      this.reject(words)
-    }
+  private async scripts(): Promise<RedeemerBudget[]> {
+    const outcome = await this.ctx.evaluate(this.bytes, this.spent)
+    if (outcome.type === 'failed') this.reject(outcome.words)
+    const used = outcome.budgets
     for (const budget of used) {
       const provided = this.tx.witnessSet.redeemers.find((r) => r.tag === budget.tag && r.index === budget.index)
       const purpose = PURPOSES[budget.tag]
@@ -346,6 +342,6 @@ class Rules {
 }
 
 /** Throws `ChainError('Rejected')` for the first ledger rule the transaction breaks; runs its scripts. */
-export function checkLedgerRules(tx: DecodedTx, bytes: Uint8Array, ctx: RuleContext): void {
-  new Rules(tx, bytes, ctx).check()
+export function checkLedgerRules(tx: DecodedTx, bytes: Uint8Array, ctx: RuleContext): Promise<void> {
+  return new Rules(tx, bytes, ctx).check()
 }

@@ -22,6 +22,7 @@ import type {
 } from '../provider'
 import { ChainError } from '../provider'
 import { DirLock } from './dir-lock'
+import { inThreadEvaluator, RecyclingEvaluator, type PlutusEvaluator } from './evaluator'
 import { faucetTransaction } from './faucet'
 import { sandboxGenesis, STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
 import { SandboxLedger, SLOT_LENGTH_MS } from './ledger'
@@ -38,8 +39,13 @@ export interface SandboxOptions {
   readonly now?: () => number
   /** How often the clock catches up with the wall clock, in ms (default 1000); `false` for no timer. */
   readonly clockTickMs?: number | false
-  /** Evaluations between reloads of the Plutus evaluator's wasm (default 200). */
+  /** Evaluations between reloads of the Plutus evaluator's wasm (default 200), when it runs on this thread. */
   readonly recycleEvaluatorEvery?: number
+  /**
+   * Where the scripts run, for evaluations and submits (default: on this thread). A script may run for a second
+   * or more within its budget: a server gives one that runs them off the thread serving its requests.
+   */
+  readonly evaluate?: PlutusEvaluator
   /**
    * A directory of the Marlowe validators as cardano-cli TextEnvelopes (`semantics.plutus`, `payout.plutus`,
    * `open-role.plutus`; see ../marlowe-scripts.ts) to deploy instead of the stand-ins. A saved ledger made with
@@ -72,7 +78,8 @@ export class SandboxProvider implements ChainProvider {
     private readonly lock: DirLock | undefined,
     private timeOffsetMs: bigint,
     private readonly now: () => number,
-    genesis: SandboxGenesis
+    genesis: SandboxGenesis,
+    private readonly inThread: RecyclingEvaluator | undefined
   ) {
     this.deployment = sandboxDeployment(genesis.referenceScripts, genesis.standIn)
   }
@@ -87,15 +94,21 @@ export class SandboxProvider implements ChainProvider {
       options.validators === undefined ? STAND_IN_GENESIS : sandboxGenesis(readValidatorDir(options.validators))
     const store = options.dataDir === undefined ? undefined : new LedgerStore(options.dataDir, options.logFromBytes)
     const lock = options.dataDir === undefined ? undefined : DirLock.acquire(options.dataDir)
+    let inThread: RecyclingEvaluator | undefined
     let loaded
     try {
-      loaded = SandboxProvider.load(store, options, genesis, now)
+      let evaluate = options.evaluate
+      if (evaluate === undefined) {
+        inThread = new RecyclingEvaluator(options.recycleEvaluatorEvery)
+        evaluate = inThreadEvaluator(inThread)
+      }
+      loaded = SandboxProvider.load(store, options, genesis, now, evaluate)
     } catch (e) {
       store?.close()
       lock?.release()
       throw e
     }
-    const provider = new SandboxProvider(loaded.ledger, store, lock, loaded.timeOffsetMs, now, genesis)
+    const provider = new SandboxProvider(loaded.ledger, store, lock, loaded.timeOffsetMs, now, genesis, inThread)
     provider.followWallClock()
     // A new ledger is saved at once; a restored one is already on disk (the clock alone is not worth rewriting it).
     if (loaded.isNew) store?.saveWhole(loaded.ledger, loaded.timeOffsetMs)
@@ -107,12 +120,10 @@ export class SandboxProvider implements ChainProvider {
     store: LedgerStore | undefined,
     options: SandboxOptions,
     genesis: SandboxGenesis,
-    now: () => number
+    now: () => number,
+    evaluate: PlutusEvaluator
   ): { ledger: SandboxLedger; timeOffsetMs: bigint; isNew: boolean } {
-    const ledgerOptions = {
-      genesis,
-      ...(options.recycleEvaluatorEvery === undefined ? {} : { recycleEvaluatorEvery: options.recycleEvaluatorEvery })
-    }
+    const ledgerOptions = { genesis, evaluate }
     const saved = store?.load(ledgerOptions)
     if (saved !== undefined) return { ...saved, isNew: false }
     const zeroTime = options.zeroTime ?? (BigInt(now()) / SLOT_LENGTH_MS) * SLOT_LENGTH_MS
@@ -169,9 +180,9 @@ export class SandboxProvider implements ChainProvider {
 
   /** Pays `lovelace` from the faucet wallet to `address` in a real transaction; the new UTxO is output 0. */
   fund(address: string, lovelace: bigint): Promise<TxOutRef> {
-    return this.serial(() => {
+    return this.serial(async () => {
       const faucetUtxos = this.ledger.utxosAt([SANDBOX_FAUCET.address])
-      const txId = this.submitNow(faucetTransaction(this.params, faucetUtxos, address, lovelace))
+      const txId = await this.submitNow(faucetTransaction(this.params, faucetUtxos, address, lovelace))
       return { txId, index: 0 }
     })
   }
@@ -227,14 +238,18 @@ export class SandboxProvider implements ChainProvider {
     this.lock?.release()
   }
 
-  /** Plutus evaluator diagnostics: wasm memory of the current instance and how often it was replaced. */
+  /**
+   * Plutus evaluator diagnostics: wasm memory of the current instance and how often it was replaced. Only for a
+   * sandbox whose scripts run on this thread (no `evaluate` option).
+   */
   evaluatorStats(): { readonly wasmMemoryBytes: number; readonly reloads: number } {
-    return { wasmMemoryBytes: this.ledger.evaluator.wasmMemoryBytes(), reloads: this.ledger.evaluator.reloads }
+    if (this.inThread === undefined) throw new Error("this sandbox's scripts run off this thread")
+    return { wasmMemoryBytes: this.inThread.wasmMemoryBytes(), reloads: this.inThread.reloads }
   }
 
-  private submitNow(tx: Uint8Array): string {
+  private async submitNow(tx: Uint8Array): Promise<string> {
     this.followWallClock()
-    const accepted = this.ledger.submit(tx)
+    const accepted = await this.ledger.submit(tx)
     this.store?.saveTx(this.ledger, accepted, this.timeOffsetMs)
     this.announceTip()
     return accepted.txId

@@ -12,7 +12,8 @@ import {
   type TxOutRef
 } from '../../chain/provider'
 import { scriptFee } from '../../core/cardano/review/fees'
-import { assemble, placeholderUnits, redeemerKey, type Assembled } from './assemble'
+import { assembleOffThread } from '../worker'
+import { placeholderUnits, redeemerKey, type Assembled } from './assemble'
 import { engineFailure } from './build-errors'
 import { checkReadableDepth } from './depth'
 import { chooseInputs, feeAllowance, type ChosenInputs } from './inputs'
@@ -93,15 +94,19 @@ async function finish(deps: BalanceDeps, wallet: Wallet, chosen: ChosenInputs): 
   const { pp } = deps
   const base = { pp, plan: chosen.plan, walletInputs: chosen.walletInputs, changeAddress: wallet.changeAddress }
   const utxo = chosen.collateral
-  if (utxo === undefined) return assemble({ ...base, exUnits: new Map() })
+  if (utxo === undefined) return assembleOffThread({ ...base, exUnits: new Map() })
   const placeholder = placeholderUnits(pp, chosen.plan, chosen.walletInputs)
   const total = requiredCollateral(pp, feeAllowance(pp, chosen.plan))
-  const draft = assemble({ ...base, exUnits: placeholder, collateral: { utxo, total } })
+  const draft = await assembleOffThread({ ...base, exUnits: placeholder, collateral: { utxo, total } })
   const units = await evaluate(deps, draft, placeholder.keys())
   // The collateral total depends on the fee, which depends (by a few bytes) on the total: converge.
   let fee = draft.fee - unitsFee(pp, placeholder) + unitsFee(pp, units)
   for (let pass = 0; pass < CONVERGE_PASSES; pass += 1) {
-    const built = assemble({ ...base, exUnits: units, collateral: { utxo, total: requiredCollateral(pp, fee) } })
+    const built = await assembleOffThread({
+      ...base,
+      exUnits: units,
+      collateral: { utxo, total: requiredCollateral(pp, fee) }
+    })
     if (requiredCollateral(pp, built.fee) <= requiredCollateral(pp, fee)) return built
     fee = built.fee
   }

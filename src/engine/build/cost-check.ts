@@ -18,6 +18,7 @@
  *
  * At most `2 × COSTLIEST_PER_MEASURE` evaluations per check (./simulate.ts), run at once.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { MarloweDeployment } from '../../chain/deployments'
 import { ChainError, type ExUnits, type ProtocolParameters, type Utxo } from '../../chain/provider'
 import { utf8Encode } from '../../core/bytes'
@@ -38,7 +39,8 @@ import type {
   TransactionSuccess
 } from '../../core/marlowe/types'
 import { EngineError } from '../errors'
-import { assemble, placeholderUnits } from './assemble'
+import { assembleOffThread } from '../worker'
+import { placeholderUnits } from './assemble'
 import type { BuildContext } from './context'
 import { feeAllowance } from './inputs'
 import { payoutOutputs } from './payout-outputs'
@@ -74,17 +76,8 @@ const VKEY_WITNESS_BYTES = 101
 const VKEY_WITNESSES_OVERHEAD = 3
 /** CSL refuses to build past the size limit; the check builds first and compares itself, to say by how much. */
 const UNLIMITED_TX_SIZE = 0x7fffffff
-/** One object per parameter set, so that the cost models serialised for it are reused (./protocol.ts). */
-const withoutSizeLimit = new WeakMap<ProtocolParameters, ProtocolParameters>()
-
-function sizeUnlimited(pp: ProtocolParameters): ProtocolParameters {
-  let unlimited = withoutSizeLimit.get(pp)
-  if (unlimited === undefined) {
-    unlimited = { ...pp, maxTxSize: UNLIMITED_TX_SIZE }
-    withoutSizeLimit.set(pp, unlimited)
-  }
-  return unlimited
-}
+/** The same cost models object, whose serialisation ./protocol.ts keeps. */
+const sizeUnlimited = (pp: ProtocolParameters): ProtocolParameters => ({ ...pp, maxTxSize: UNLIMITED_TX_SIZE })
 
 export interface CostCheckInput {
   readonly ctx: BuildContext
@@ -221,7 +214,12 @@ interface Simulated {
 }
 
 /** The transaction the apply builder would build for the placed step, and the UTxOs it spends. */
-function buildSimulated(input: CostCheckInput, semantics: RefScript, placed: Placed, tx: SimulatedTx): Simulated {
+async function buildSimulated(
+  input: CostCheckInput,
+  semantics: RefScript,
+  placed: Placed,
+  tx: SimulatedTx
+): Promise<Simulated> {
   const { ctx, rolesCurrency, walletAddress } = input
   const datum: MarloweData = { params: { rolesCurrency }, state: placed.state, contract: placed.contract }
   const datumBytes = encodeMarloweData(datum)
@@ -261,7 +259,7 @@ function buildSimulated(input: CostCheckInput, semantics: RefScript, placed: Pla
     metadata: new Map(),
     validity: { invalidBefore: placed.invalidBefore, invalidHereafter: placed.invalidHereafter }
   }
-  const built = assemble({
+  const built = await assembleOffThread({
     pp: sizeUnlimited(ctx.pp),
     plan,
     walletInputs: [wallet],
@@ -321,13 +319,16 @@ async function checkOne(
   tx: SimulatedTx,
   runScripts: boolean
 ): Promise<SafetyError[]> {
+  // Each check's own work (tens of milliseconds on a large contract) gets its own turn of the event loop, so
+  // that the checks, started together, never hold it all at once.
+  await nextTurn()
   const placed = place(tx, clock, nowSlot)
   if (placed === undefined) {
     return runScripts ? [notChecked(tx, 'It takes a different step at every time the chain can evaluate.')] : []
   }
   let simulated: Simulated
   try {
-    simulated = buildSimulated(input, semantics, placed, tx)
+    simulated = await buildSimulated(input, semantics, placed, tx)
   } catch (e) {
     if (e instanceof EngineError) return runScripts ? [notChecked(tx, `It could not be built: ${e.message}`)] : []
     throw e

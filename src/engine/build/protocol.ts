@@ -31,11 +31,14 @@ const LANGUAGES = [
   ['PlutusV3', () => CSL.Language.new_plutus_v3()]
 ] as const
 
-/** Cost models serialised once per parameter set: building them costs hundreds of wasm calls. */
-const costModelBytes = new WeakMap<ProtocolParameters, Uint8Array>()
+/**
+ * Cost models serialised once per object (parameter sets made from one, as the cost check's, share it): building
+ * them costs hundreds of wasm calls.
+ */
+const costModelBytes = new WeakMap<ProtocolParameters['costModels'], Uint8Array>()
 
 export function costModels(scope: CslScope, pp: ProtocolParameters): CSL.Costmdls {
-  const cached = costModelBytes.get(pp)
+  const cached = costModelBytes.get(pp.costModels)
   if (cached !== undefined) return scope.own(CSL.Costmdls.from_bytes(cached))
   const models = scope.own(CSL.Costmdls.new())
   for (const [name, language] of LANGUAGES) {
@@ -46,7 +49,7 @@ export function costModels(scope: CslScope, pp: ProtocolParameters): CSL.Costmdl
     const previous = models.insert(scope.own(language()), model)
     if (previous !== undefined) scope.own(previous)
   }
-  costModelBytes.set(pp, models.to_bytes())
+  costModelBytes.set(pp.costModels, models.to_bytes())
   return models
 }
 

@@ -1,7 +1,7 @@
 /**
  * The engine's worker thread, shared by every part of the engine in a process: the review of transaction bytes,
- * the reading of imported files and the safety analysis run there (./tasks.ts), so that a long one never holds
- * up the HTTP loop or the window's calls.
+ * the reading of imported files, the safety analysis, the CSL assembly of builds and the sandbox's Plutus
+ * evaluations run there (./tasks.ts), so that a long one never holds up the HTTP loop or the window's calls.
  *
  * Its script is a bundle of ./entry.ts that each build of the engine writes beside its own bundle: the CLI's
  * (scripts/cli-build.mjs, out/cli) and the desktop app's main process (electron.vite.config.ts, out/main). A
@@ -12,8 +12,10 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import type { PlutusEvaluator } from '../../chain/sandbox/evaluator'
 import type { TxReview, ReviewContext } from '../../core/cardano/review/types'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
+import type { AssembleInput, Assembled } from '../build/assemble'
 import type { Simulation, SimulationInput } from '../build/simulate'
 import { EngineError } from '../errors'
 import { WorkerRunner } from './runner'
@@ -85,3 +87,12 @@ export async function simulateOffThread(input: SimulationInput): Promise<Simulat
   if (outcome.type === 'valueTooLarge') throw new ValueTooLargeError(outcome.value, outcome.bits, outcome.path)
   return outcome.simulation
 }
+
+/** `assemble` (../build/assemble.ts): one CSL pass, which takes hundreds of milliseconds on a large transaction. */
+export function assembleOffThread(input: AssembleInput): Promise<Assembled> {
+  return engineWorker().run('assemble', input, 'Building the transaction')
+}
+
+/** The sandbox's Plutus evaluations on the worker (`SandboxOptions.evaluate`): a script may run for seconds. */
+export const evaluatePlutusOffThread: PlutusEvaluator = (request) =>
+  engineWorker().run('evaluatePlutus', request, 'The evaluation of the scripts')

@@ -1,12 +1,17 @@
 /**
  * The engine's heavy, pure computations, run on its worker thread (./entry.ts): the review of a transaction's
- * bytes, the reading of an imported transaction file or review bundle, and the safety analysis' walk of a
- * contract's paths. Each takes and gives plain data and throws only `EngineError`s it means the caller to see.
+ * bytes, the reading of an imported transaction file or review bundle, the safety analysis' walk of a
+ * contract's paths, the assembly of a transaction with CSL (the builds' and the cost check's), and the sandbox's
+ * Plutus evaluations. Each takes and gives plain data and throws only `EngineError`s it means the caller to see.
  */
+import type { ProtocolParameters } from '../../chain/provider'
+import { RecyclingEvaluator, type PlutusOutcome, type PlutusRequest } from '../../chain/sandbox/evaluator'
 import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
 import type { ReviewContext, TxReview } from '../../core/cardano/review/types'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
 import type { Value } from '../../core/marlowe/types'
+import { cslMemoryBytes } from '../../csl'
+import { assemble, type AssembleInput, type Assembled } from '../build/assemble'
 import { simulateTransactions, type Simulation, type SimulationInput } from '../build/simulate'
 import { EngineError } from '../errors'
 import { readLoaded, type LoadedTx } from '../offline-tx'
@@ -26,6 +31,10 @@ export interface EngineTasks {
   review: { input: ReviewInput; output: TxReview }
   readImported: { input: string; output: LoadedTx }
   simulate: { input: SimulationInput; output: SimulationOutcome }
+  assemble: { input: AssembleInput; output: Assembled }
+  evaluatePlutus: { input: PlutusRequest; output: PlutusOutcome }
+  /** Diagnostics: the size of the worker's CSL memory (`cslMemoryBytes`). */
+  cslMemoryBytes: { input: null; output: number }
 }
 
 function review({ tx, context }: ReviewInput): TxReview {
@@ -51,4 +60,40 @@ function simulate(input: SimulationInput): SimulationOutcome {
   }
 }
 
-export const ENGINE_TASKS: TaskFunctions<EngineTasks> = { review, readImported, simulate }
+type CostModels = ProtocolParameters['costModels']
+
+/** The cost models of the last assembly: each request brings its own copy, but they seldom change. */
+let knownCostModels: CostModels | undefined
+
+function sameCostModels(a: CostModels, b: CostModels): boolean {
+  const languages = ['PlutusV1', 'PlutusV2', 'PlutusV3'] as const
+  return languages.every((l) => {
+    const x = a[l]
+    const y = b[l]
+    return x === undefined || y === undefined ? x === y : x.length === y.length && x.every((p, i) => p === y[i])
+  })
+}
+
+/** The assembly, given the known cost models when they are the same, whose serialisation ../build/protocol.ts keeps. */
+function assembleHere(input: AssembleInput): Assembled {
+  const { costModels } = input.pp
+  if (knownCostModels === undefined || !sameCostModels(knownCostModels, costModels)) knownCostModels = costModels
+  return assemble({ ...input, pp: { ...input.pp, costModels: knownCostModels } })
+}
+
+/** One for the worker's life, started at its first evaluation: it replaces its own wasm as it goes. */
+let evaluator: RecyclingEvaluator | undefined
+
+function evaluatePlutus(request: PlutusRequest): PlutusOutcome {
+  evaluator ??= new RecyclingEvaluator()
+  return evaluator.evaluate(request)
+}
+
+export const ENGINE_TASKS: TaskFunctions<EngineTasks> = {
+  review,
+  readImported,
+  simulate,
+  assemble: assembleHere,
+  evaluatePlutus,
+  cslMemoryBytes
+}
