@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { benchMarloweCore } from './marlowe-core.bench'
 import { benchBuild } from './build.bench'
 import { benchChainIndex } from './chain-index.bench'
+import { benchEventLoop } from './event-loop.bench'
 import { benchReview } from './review.bench'
 import { benchReviewFuzz } from './review-fuzz.bench'
 import { benchScale } from './scale.bench'
@@ -22,6 +23,7 @@ const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
   sandbox: benchSandbox,
   build: benchBuild,
   server: benchServer,
+  'event-loop': benchEventLoop,
   'chain-index': benchChainIndex,
   scale: benchScale,
   'sandbox-scale': benchSandboxScale
