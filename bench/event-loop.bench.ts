@@ -7,7 +7,9 @@
  *   closing with a payout to every role (a large datum, and costly transactions for the cost check to build and
  *   evaluate);
  * - an apply on that contract: its first deposit, the whole datum spent and paid again.
- * Each against a `close` create on the same server, the stall of a trivial request.
+ * Each against a `close` create on the same server, the stall of a trivial request; the create's stall also
+ * against the same create on a sandbox evaluating its scripts on the serving thread, as before they moved to the
+ * engine's worker (the CSL assembly runs on the worker in both).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
