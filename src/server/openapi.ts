@@ -123,6 +123,44 @@ const OPERATIONS: readonly Operation[] = [
     errors: [400, 403, 404, 409, 503]
   },
   {
+    method: 'post',
+    path: '/contracts/sources',
+    operationId: 'createContractSources',
+    summary: 'Upload a Marlowe object bundle into the contract store (merkleized)',
+    parameters: ['PostContractSourcesQuery'],
+    body: 'ObjectBundle',
+    success: 200,
+    errors: [400, 413]
+  },
+  {
+    method: 'get',
+    path: '/contracts/sources/{contractSourceId}',
+    operationId: 'getContractSourceById',
+    summary: 'A contract from the contract store',
+    pathParams: ['contractSourceId'],
+    parameters: ['GetContractSourceQuery'],
+    success: 200,
+    errors: [400, 404]
+  },
+  {
+    method: 'get',
+    path: '/contracts/sources/{contractSourceId}/adjacency',
+    operationId: 'getContractSourceAdjacency',
+    summary: 'The ids of the continuations a stored contract names',
+    pathParams: ['contractSourceId'],
+    success: 200,
+    errors: [400, 404]
+  },
+  {
+    method: 'get',
+    path: '/contracts/sources/{contractSourceId}/closure',
+    operationId: 'getContractSourceClosure',
+    summary: 'The ids of a stored contract and every continuation it reaches',
+    pathParams: ['contractSourceId'],
+    success: 200,
+    errors: [400, 404]
+  },
+  {
     method: 'get',
     path: '/withdrawals',
     operationId: 'getWithdrawals',
@@ -187,6 +225,7 @@ const PATH_PARAMS: Readonly<Record<string, JsonObject>> = {
   contractId: { type: 'string', pattern: '^[a-fA-F0-9]{64}%23[0-9]+$', description: 'txid#ix with "#" URL-encoded' },
   payoutId: { type: 'string', pattern: '^[a-fA-F0-9]{64}%23[0-9]+$', description: 'txid#ix with "#" URL-encoded' },
   transactionId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$' },
+  contractSourceId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$', description: 'A merkle hash' },
   withdrawalId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$' }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Every route of Runtime's REST API this service serves (runtime-api.md §2, without contract sources and
- * role-token burning): decode with ./requests, call the service, answer in Runtime's resource JSON.
+ * Every route of Runtime's REST API this service serves (runtime-api.md §2, without role-token burning; contract
+ * sources are ./source-routes): decode with ./requests, call the service, answer in Runtime's resource JSON.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { stringifyJson, type JsonObject, type JsonValue } from '../core/json/lossless'
@@ -46,6 +46,7 @@ import {
   type RangeField
 } from './requests'
 import { contractLinks, links, payoutLinks, txLinks, withdrawalListLinks } from './resources'
+import { registerSourceRoutes } from './source-routes'
 
 type Params = Record<string, string>
 
@@ -295,4 +296,6 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     const view = service.getPayout(formatRef(decodePayoutId(params(request).payoutId ?? '')))
     return sendJson(reply, 200, { resource: payoutStateJson(view), links: payoutLinks(view) })
   })
+
+  registerSourceRoutes(app, service)
 }

@@ -125,5 +125,13 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE txs ADD COLUMN superseded_at INTEGER;`,
   // 6: an unsigned build the user discarded: its own column, not superseded_at, because the two refusals say
   // different things (the user gave it up; a newer build took its inputs) and a build can be both.
-  `ALTER TABLE txs ADD COLUMN discarded_at INTEGER;`
+  `ALTER TABLE txs ADD COLUMN discarded_at INTEGER;`,
+  // 7: the contract store (Runtime's contract sources): merkleized contracts by merkle hash, as uploaded in
+  // object bundles, with the hashes of the continuations each names (its adjacency), so that a closure is read
+  // without decoding contracts. Rows are only ever added: a hash names one contract forever.
+  `CREATE TABLE contract_sources (
+     hash TEXT PRIMARY KEY,
+     contract TEXT NOT NULL,
+     adjacency TEXT NOT NULL
+   ) STRICT, WITHOUT ROWID;`
 ]

@@ -469,7 +469,7 @@ const CREATE_VALUES: ReadonlyArray<[string, JsonValue, string, RegExp]> = [
   ],
   ['a minUTxODeposit of 1 lovelace', withCreate({ minUTxODeposit: 1n }), 'InsufficientMinAdaDeposit', /./],
   [
-    'a contract source id (no contract store)',
+    'a contract source id the store does not hold',
     withCreate({ contract: 'ab'.repeat(32) }),
     'ContractNotFound',
     /not found/
@@ -782,7 +782,7 @@ add('DELETE /contracts', 404, 'NotFound', () => ({ method: 'DELETE', path: '/con
 add('PATCH /contracts/{id}', 404, 'NotFound', (f) => ({ method: 'PATCH', path: `/contracts/${enc(f.open)}`, body: {} }))
 add('POST /payouts', 404, 'NotFound', () => ({ method: 'POST', path: '/payouts', body: {} }))
 add('PUT /contracts (no id)', 404, 'NotFound', () => ({ method: 'PUT', path: '/contracts', body: {} }))
-add('GET /contracts/sources/{id} (no contract store)', 404, 'NotFound', () => ({
+add('GET /contracts/sources/{id} not in the store', 404, 'NotFound', () => ({
   method: 'GET',
   path: `/contracts/sources/${UNKNOWN_TX}`
 }))

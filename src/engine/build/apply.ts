@@ -14,8 +14,9 @@ import { datumHash } from '../../core/marlowe/plutus/hash'
 import { contractToPlutusData, encodeMarloweData, encodeRedeemer } from '../../core/marlowe/plutus/marlowe-data'
 import { encodeTransactionError } from '../../core/marlowe/json/encode'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
+import { merkleizeInputs } from '../../core/marlowe/merkle'
 import { computeTransaction } from '../../core/marlowe/semantics'
-import type { MarloweData, Party, TransactionSuccess } from '../../core/marlowe/types'
+import type { MarloweData, Party, TimeInterval, TransactionSuccess } from '../../core/marlowe/types'
 import { withCsl } from '../../csl'
 import { simulateOffThread } from '../worker'
 import { balanceAndBuild, builtTxFields } from './balance'
@@ -129,14 +130,32 @@ async function continuationSafety(
   return withCostErrors(simulation.errors, costs)
 }
 
+/**
+ * The request with the continuations of the merkleized cases its inputs take revealed from the contract store
+ * (Runtime's `merkleizeInputs`), when the caller has one; 404 `ContractContinuationNotFound` when a case's
+ * continuation is not in it.
+ */
+function revealContinuations(request: ApplyRequest, interval: TimeInterval, datum: MarloweData): ApplyRequest {
+  if (request.continuation === undefined) return request
+  const revealed = merkleizeInputs(interval, datum.state, datum.contract, request.inputs, request.continuation)
+  if (revealed.type === 'ContinuationNotFound') {
+    throw engineFailure(
+      'NotFound',
+      'ContractContinuationNotFound',
+      `The continuation ${revealed.hash} of the merkleized case the inputs take is not in the contract store: upload its source (POST /contracts/sources) first`
+    )
+  }
+  return { ...request, inputs: revealed.inputs }
+}
+
 export async function buildApplyInputs(
   ctx: BuildContext,
   walletRequest: WalletRequest,
-  request: ApplyRequest
+  asked: ApplyRequest
 ): Promise<ApplyBuild> {
-  const [wallet, loaded] = await Promise.all([loadWallet(ctx.provider, walletRequest), loadMarloweOutput(ctx, request)])
+  const [wallet, loaded] = await Promise.all([loadWallet(ctx.provider, walletRequest), loadMarloweOutput(ctx, asked)])
   const { utxo, datum, scripts } = loaded
-  const mismatch = merkleizedMismatch(request.inputs)
+  const mismatch = merkleizedMismatch(asked.inputs)
   if (mismatch !== undefined) {
     throw engineFailure(
       'BadRequest',
@@ -149,7 +168,8 @@ export async function buildApplyInputs(
       }
     )
   }
-  const times = await validity(ctx, request, datum)
+  const times = await validity(ctx, asked, datum)
+  const request = revealContinuations(asked, times.interval, datum)
   const out = evaluating(() =>
     computeTransaction({ interval: times.interval, inputs: request.inputs }, datum.state, datum.contract)
   )

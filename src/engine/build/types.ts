@@ -94,6 +94,8 @@ export interface ApplyRequest extends TransactionMetadataRequest {
   readonly invalidBefore?: bigint
   /** POSIX ms; default the next timeout of the contract, else the safe horizon. */
   readonly invalidHereafter?: bigint
+  /** The contract store: inputs that take a merkleized case without its continuation get it from here. */
+  readonly continuation?: (hash: string) => Contract | undefined
 }
 
 export interface WithdrawRequest {

@@ -20,4 +20,5 @@ export {
 } from './runtime-json'
 export { MarloweService, safetyErrorsOf, submitTargetOf, type ChainStatus } from './service'
 export type { SubmitEnvelope } from './signed-tx'
+export { ContractSources, type ImportedSources } from './sources'
 export type * from './types'

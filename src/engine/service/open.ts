@@ -4,6 +4,7 @@
  */
 import type { ChainProvider } from '../../chain/provider'
 import { openDatabase } from '../../store/database'
+import { ContractSourceStore } from '../../store/contract-sources'
 import { SqliteInputReservations } from '../../store/reservations'
 import { ServiceStore } from '../../store/service-store'
 import { MarloweTxBuilder, type BuilderOptions } from '../build'
@@ -11,6 +12,7 @@ import { ChainIndex } from './chain-index'
 import { Follower } from './follower'
 import { recordMissingParties } from './parties'
 import { MarloweService } from './service'
+import { ContractSources } from './sources'
 
 export interface OpenServiceOptions {
   readonly provider: ChainProvider
@@ -39,7 +41,8 @@ export function openService(options: OpenServiceOptions): OpenService {
   const builder = new MarloweTxBuilder({ ...options.builder, provider: options.provider, reservations, now })
   const store = new ServiceStore(db)
   recordMissingParties(store)
-  const service = new MarloweService({ provider: options.provider, store, builder, now })
+  const sources = new ContractSources(new ContractSourceStore(db))
+  const service = new MarloweService({ provider: options.provider, store, builder, sources, now })
   const release = (key: string): Promise<void> => builder.release(key)
   const index = new ChainIndex({ provider: options.provider, store, release, now })
   const follower = new Follower({

@@ -12,13 +12,21 @@ import { txEnvelopeType } from '../../core/cardano/tx-envelope'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
 import type { HeldBy, PageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
-import { evaluating, formatRef, parseRef, type MarloweTxBuilder, type WalletRequest } from '../build'
+import {
+  evaluating,
+  formatRef,
+  parseRef,
+  type CreateRequest,
+  type MarloweTxBuilder,
+  type WalletRequest
+} from '../build'
 import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
 import type { TransactionFile } from '../sign'
 import { contractPartyKeys, contractQuery } from './parties'
 import { applyRecord, createRecord, storedRecord, withdrawRecord } from './records'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
+import type { ContractSources, SourceWithContinuations } from './sources'
 import { readableRows, readStored } from './unreadable'
 import { unneededWitnessKeys } from './witness-keys'
 import type {
@@ -29,6 +37,7 @@ import type {
   ContractView,
   CreateContractRequest,
   CreateContractResult,
+  Labelled,
   NextRequest,
   PayoutFilter,
   PayoutView,
@@ -99,6 +108,8 @@ export interface ServiceOptions {
   readonly provider: ChainProvider
   readonly store: ServiceStore
   readonly builder: MarloweTxBuilder
+  /** The contract store: sources, merkleized creates, and the continuations an apply reveals. */
+  readonly sources: ContractSources
   /** Epoch ms; injectable for tests. */
   readonly now?: () => number
 }
@@ -116,8 +127,16 @@ export interface ChainStatus {
 
 const notFound = (code: string, message: string): EngineError => new EngineError('NotFound', code, message)
 
+function fromSource(
+  { sourceId: _, ...request }: Extract<CreateContractRequest, { readonly sourceId: string }>,
+  source: SourceWithContinuations
+): CreateRequest & Labelled {
+  return { ...request, contract: source.contract, continuations: source.continuations }
+}
+
 export class MarloweService {
   readonly provider: ChainProvider
+  readonly sources: ContractSources
   private readonly store: ServiceStore
   private readonly builder: MarloweTxBuilder
   private readonly now: () => number
@@ -128,6 +147,7 @@ export class MarloweService {
 
   constructor(options: ServiceOptions) {
     this.provider = options.provider
+    this.sources = options.sources
     this.store = options.store
     this.builder = options.builder
     this.now = options.now ?? Date.now
@@ -136,7 +156,9 @@ export class MarloweService {
 
   // ---- builds ---------------------------------------------------------------------------------------------
 
-  async createContract(wallet: WalletRequest, request: CreateContractRequest): Promise<CreateContractResult> {
+  /** A `sourceId` creates the stored contract merkleized, its continuations known to the safety checks. */
+  async createContract(wallet: WalletRequest, asked: CreateContractRequest): Promise<CreateContractResult> {
+    const request = 'sourceId' in asked ? fromSource(asked, this.sources.withContinuations(asked.sourceId)) : asked
     const build = await this.freeingInputs(wallet, () => this.builder.create(wallet, request))
     const contractId = formatRef(build.contractId)
     await this.keep(build.reservation.key, () =>
@@ -170,6 +192,7 @@ export class MarloweService {
     const build = await this.freeingInputs(wallet, () =>
       this.builder.applyInputs(wallet, {
         ...request,
+        continuation: (hash) => this.sources.continuation(hash),
         contractId: mustRef(contractId),
         marloweUtxo: mustRef(current.ref),
         datum: current.datum

@@ -11,12 +11,16 @@ import type { BlockRow, PageRequest, TxStatusName } from '../../store/service-st
 export type { BlockRow, PageRequest, TxStatusName }
 
 /** Every build carries Runtime's tags and metadata maps (required, possibly empty). */
-interface Labelled {
+export interface Labelled {
   readonly tags: JsonObject
   readonly metadata: JsonObject
 }
 
-export type CreateContractRequest = CreateRequest & Labelled
+/** A contract given whole, or by the id of a contract source in the store (merkleized). */
+export type CreateContractRequest = (
+  CreateRequest | (Omit<CreateRequest, 'contract'> & { readonly sourceId: string })
+) &
+  Labelled
 export type ApplyInputsRequest = Omit<ApplyRequest, 'contractId' | 'marloweUtxo' | 'datum'> & Labelled
 export type WithdrawPayoutsRequest = Pick<WithdrawRequest, 'payouts'>
 

@@ -16,9 +16,17 @@ import type { NetworkId } from './addresses'
 import { bodyParseError, engineErrorsOnly, invalid, relabel } from './errors'
 import { childPath, parseWith } from './problems'
 import { toRolesConfig } from './roles'
-import { postContractsRequest, postTransactionsRequest, postWithdrawalsRequest, textEnvelope } from './schemas'
+import {
+  objectBundle,
+  postContractsRequest,
+  postTransactionsRequest,
+  postWithdrawalsRequest,
+  textEnvelope
+} from './schemas'
 
-export type CreateContractBody = Omit<CreateRequest, 'stakeAddress' | 'continuations'>
+/** The contract itself, or the id of a contract source in the store (a merkleized create). */
+export type CreateContractBody = Omit<CreateRequest, 'stakeAddress' | 'continuations' | 'contract'> &
+  ({ readonly contract: CreateRequest['contract'] } | { readonly sourceId: string })
 export type ApplyInputsBody = Omit<ApplyRequest, 'contractId' | 'marloweUtxo' | 'datum'>
 
 export interface TextEnvelopeBody {
@@ -73,7 +81,7 @@ function checkTags(tags: Readonly<Record<string, JsonValue>>): void {
   }
 }
 
-/** POST /contracts. A contract source id is refused with 404 `ContractNotFound`: there is no contract store. */
+/** POST /contracts: a contract, or a contract source id (64 hex digits) that the service looks up in its store. */
 export function decodeCreateContractBody(body: JsonValue, options: BodyOptions = {}): CreateContractBody {
   return engineErrorsOnly(() => {
     const dto = shape(postContractsRequest, body)
@@ -83,17 +91,8 @@ export function decodeCreateContractBody(body: JsonValue, options: BodyOptions =
       dto.accounts === undefined ? undefined : toInitialAccounts(dto.accounts, '$.accounts', options.networkId)
     checkMetadata(dto.metadata)
     checkTags(dto.tags)
-    if ('sourceId' in dto.contract) {
-      const id = dto.contract.sourceId
-      throw new EngineError(
-        'NotFound',
-        'ContractNotFound',
-        `Contract source ${id} not found: this service has no contract store; send the contract itself`,
-        { path: '$.contract', contractSourceId: id }
-      )
-    }
     return {
-      contract: dto.contract.contract,
+      ...dto.contract,
       tags: dto.tags,
       metadata: dto.metadata,
       ...(roles === undefined ? {} : { roles }),
@@ -101,6 +100,14 @@ export function decodeCreateContractBody(body: JsonValue, options: BodyOptions =
       ...(dto.threadTokenName === undefined ? {} : { threadTokenName: dto.threadTokenName }),
       ...(dto.minUTxODeposit === undefined ? {} : { minUTxODeposit: dto.minUTxODeposit })
     }
+  })
+}
+
+/** POST /contracts/sources: each JSON document of the body is one bundle, checked for shape. */
+export function decodeObjectBundles(documents: readonly JsonValue[]): readonly JsonValue[] {
+  return engineErrorsOnly(() => {
+    for (const document of documents) shape(objectBundle, document)
+    return documents
   })
 }
 

@@ -7,6 +7,7 @@ export type { NetworkId } from './addresses'
 export {
   decodeApplyInputsBody,
   decodeCreateContractBody,
+  decodeObjectBundles,
   decodeTextEnvelopeBody,
   decodeWithdrawBody,
   type ApplyInputsBody,
@@ -18,6 +19,8 @@ export { decodeWalletHeaders, type DecodedWalletHeaders, type HeaderInput, type 
 export { decodeContractId, decodePayoutId, decodeTransactionId, decodeWithdrawalId } from './ids'
 export { requestParameters, requestSchemas, type ParameterComponent, type ParameterObject } from './openapi'
 export {
+  decodeContractSourceQuery,
+  decodeContractSourcesQuery,
   decodeContractsQuery,
   decodeNextQuery,
   decodePayoutsQuery,

@@ -16,7 +16,9 @@ const PARAMETER_COMPONENTS = {
   GetContractsQuery: 'query',
   GetWithdrawalsQuery: 'query',
   GetPayoutsQuery: 'query',
-  GetNextQuery: 'query'
+  GetNextQuery: 'query',
+  PostContractSourcesQuery: 'query',
+  GetContractSourceQuery: 'query'
 } as const
 
 export type ParameterComponent = keyof typeof PARAMETER_COMPONENTS

@@ -10,7 +10,14 @@ import { formatRef } from '../../core/cardano/refs'
 import { engineErrorsOnly, invalidParameter } from './errors'
 import { parseTxOutRef } from './ids'
 import { parseWith } from './problems'
-import { contractsQuery, nextQuery, payoutsQuery, withdrawalsQuery } from './schemas'
+import {
+  contractSourceQuery,
+  contractSourcesQuery,
+  contractsQuery,
+  nextQuery,
+  payoutsQuery,
+  withdrawalsQuery
+} from './schemas'
 
 /** A role token: policy id (lowercase hex) and token name (text). */
 export interface AssetId {
@@ -193,5 +200,18 @@ export function decodeNextQuery(query: unknown): NextQuery {
     const q = shape(nextQuery, query, NEXT)
     const parties = new Map((q.party ?? []).map((v) => party(v)).map((p) => [JSON.stringify(p), p] as const))
     return { validityStart: q.validityStart, validityEnd: q.validityEnd, parties: [...parties.values()] }
+  })
+}
+
+/** POST /contracts/sources: the label of the main contract. */
+export function decodeContractSourcesQuery(query: unknown): { readonly main: string } {
+  return engineErrorsOnly(() => shape(contractSourcesQuery, query, { main: 'Invalid main value' }))
+}
+
+/** GET /contracts/sources/{contractSourceId}: `expand` is a flag, as Servant's (`?expand` alone is true). */
+export function decodeContractSourceQuery(query: unknown): { readonly expand: boolean } {
+  return engineErrorsOnly(() => {
+    const { expand } = shape(contractSourceQuery, query, { expand: 'Invalid expand value' })
+    return { expand: expand === 'true' || expand === '1' || expand === '' }
   })
 }

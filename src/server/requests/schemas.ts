@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { decodeContract, decodeInputs } from '../../core/marlowe/json/decode'
 import { MarloweJsonError } from '../../core/marlowe/json/reader'
+import { OBJECT_TYPES } from '../../core/marlowe/object-bundle'
 import type { Contract, Input } from '../../core/marlowe/types'
 import { parseTxOutRef, TX_ID, TX_OUT_REF } from './ids'
 import { describeInput, isObject } from './problems'
@@ -374,6 +375,47 @@ export const nextQuery = named(
   }),
   'GetNextQuery',
   'The validity interval and parties of GET /contracts/{contractId}/next.'
+)
+
+const OBJECT_TYPES_WHAT = `one of: ${OBJECT_TYPES.join(', ')}`
+
+export const objectBundle = named(
+  z.array(
+    z.object(
+      {
+        label: text('a label (a string)'),
+        type: z.enum(OBJECT_TYPES, { error: OBJECT_TYPES_WHAT }),
+        value: anyJson({
+          description:
+            'The object as Marlowe core v1 JSON, where any value, observation, contract, party, token or action ' +
+            'may instead be {"ref": "<label>"}, naming an object of that type defined before it.'
+        })
+      },
+      { error: 'a labelled object {"label", "type", "value"}' }
+    ),
+    { error: 'an array of labelled objects' }
+  ),
+  'ObjectBundle',
+  'A Marlowe object bundle (POST /contracts/sources): labelled objects, each defined before it is used. ' +
+    'The body is one bundle, or several separated by newlines, linked in order as one.'
+)
+
+export const contractSourcesQuery = named(
+  z.object({ main: text() }),
+  'PostContractSourcesQuery',
+  'The label of the main contract of the bundle.'
+)
+
+export const contractSourceQuery = named(
+  z.object({
+    expand: optional(
+      annotated(z.enum(['true', 'false', '1', '0', ''], { error: 'expected true or false' }), {
+        description: 'Inline every merkleized continuation (true), or answer the stored contract (false, the default).'
+      })
+    )
+  }),
+  'GetContractSourceQuery',
+  'How GET /contracts/sources/{contractSourceId} answers the contract.'
 )
 
 // Path parameters and the Range header are parsed by hand (`ids.ts`, `range.ts`): these only document them.

@@ -460,13 +460,12 @@ describe('POST /contracts body: values Runtime refuses in its DTO conversion are
     expect(typeof e.details.reason).toBe('string')
   })
 
-  test('a contract source id is looked up, and this service has none: 404 ContractNotFound', () => {
-    const e = engineError(() => decodeCreateContractBody(body(create({ contract: `"${'AB'.repeat(32)}"` }))), {
-      kind: 'NotFound',
-      code: 'ContractNotFound',
-      message: /^Contract source (ab){32} not found/
+  test('a contract source id is passed on (lowercased) for the service to look up in its store', () => {
+    expect(decodeCreateContractBody(body(create({ contract: `"${'AB'.repeat(32)}"` })))).toEqual({
+      sourceId: 'ab'.repeat(32),
+      tags: {},
+      metadata: {}
     })
-    expect(e.details.contractSourceId).toBe('ab'.repeat(32))
   })
 
   test('shape errors come before value errors, as Runtime parses the whole body first', () => {
@@ -476,7 +475,7 @@ describe('POST /contracts body: values Runtime refuses in its DTO conversion are
     })
   })
 
-  test("value errors come in Runtime's order: version, roles, accounts, metadata, tags, contract source", () => {
+  test("value errors come in Runtime's order: version, roles, accounts, metadata, tags; then the contract source", () => {
     const all = {
       roles: '{}',
       accounts: '{"A":{"lovelace":0}}',
@@ -491,10 +490,8 @@ describe('POST /contracts body: values Runtime refuses in its DTO conversion are
     const noAccounts = { ...noRoles, accounts: undefined }
     engineError(() => decodeCreateContractBody(body(create(noAccounts))), bad(/^Invalid metadata value/))
     engineError(() => decodeCreateContractBody(body(create({ ...noAccounts, metadata: '{}' }))), bad(/^Invalid tags/))
-    engineError(() => decodeCreateContractBody(body(create({ ...noAccounts, metadata: '{}', tags: '{}' }))), {
-      kind: 'NotFound',
-      code: 'ContractNotFound',
-      message: /not found/
+    expect(decodeCreateContractBody(body(create({ ...noAccounts, metadata: '{}', tags: '{}' })))).toMatchObject({
+      sourceId: 'a'.repeat(64)
     })
   })
 })
@@ -551,8 +548,8 @@ describe('POST /contracts body: conversions', () => {
         amount: BigInt(BIG)
       }
     ])
-    expect(decoded.contract).toMatchObject({ type: 'When', timeout: 9007199254740993n })
-    expect(decoded.contract).toMatchObject({ cases: [{ action: { value: 9007199254740993n } }] })
+    expect(decoded).toMatchObject({ contract: { type: 'When', timeout: 9007199254740993n } })
+    expect(decoded).toMatchObject({ contract: { cases: [{ action: { value: 9007199254740993n } }] } })
   })
 
   test('tag and metadata values pass through untouched (the builder converts them)', () => {
