@@ -18,7 +18,7 @@ import { openDatabase } from '../../src/store/database'
 import { ContractSourceStore } from '../../src/store/contract-sources'
 import { deploymentOf } from '../../src/chain/deployments'
 import { decodeRedeemer } from '../../src/core/marlowe/plutus/marlowe-data'
-import { ADA, T0, testWallet } from '../engine/build/support'
+import { ADA, T0, costCheckNotes, testWallet } from '../engine/build/support'
 import { checkMarloweSpend, decodeTx } from '../engine/build/marlowe-validator'
 import {
   call,
@@ -393,8 +393,18 @@ describe('a merkleized contract from a source id, to its close on chain', () => 
   test('POST /contracts with the source id creates the merkleized contract', async () => {
     const upload = await postSources(server, 'main', escrowBundle())
     const sourceId = stringOf(objectOf(upload.json).contractSourceId, 'contractSourceId')
-    contractId = await createConfirmed(server, alice, createBody(sourceId))
+    const built = await call(server, 'POST', '/contracts', {
+      body: createBody(sourceId),
+      headers: walletHeaders(alice)
+    })
+    expect(built.status, built.text).toBe(201)
+    const resource = objectOf(objectOf(built.json).resource)
+    // Every continuation is known from the store: no MissingContinuation, only the sandbox's cost-check notes.
+    expect(resource.safetyErrors).toEqual(costCheckNotes(server.sandbox))
+    contractId = stringOf(resource.contractId, 'contractId')
     path = `/contracts/${encodeURIComponent(contractId)}`
+    await signAndPut(server, path, unsignedTxOf(built), [alice])
+    await server.opened.follower.sync()
     const state = objectOf(objectOf((await call(server, 'GET', path)).json).resource)
     expect(state.status).toBe('confirmed')
     expect(state.initialContract).toEqual(encodeContract(merkleized.contract))
