@@ -16,8 +16,7 @@ import { reviewTransaction, type ReviewContext } from '../src/core/cardano/revie
 import type { TxReview } from '../src/core/cardano/review/types'
 import { decodeTransaction } from '../src/core/cardano/tx'
 import { ESCROW_CHOICES, escrow } from '../src/core/marlowe/examples'
-import { onChoice, onDeposit, when } from '../src/core/marlowe/examples/dsl'
-import { ADA, CLOSE, type Contract, type Input, type Party } from '../src/core/marlowe/types'
+import { ADA, type Input, type Party } from '../src/core/marlowe/types'
 import type { TxOutRef } from '../src/chain/provider'
 import { chainFacts, marloweScripts } from '../src/engine/desk/chain-facts'
 import {
@@ -30,6 +29,7 @@ import {
   SELLER,
   TX_A,
   initialDatum,
+  largeChoiceContract,
   marloweApplyInputs,
   marloweApplyTx,
   scriptHash,
@@ -38,26 +38,6 @@ import {
 import { harness, testWallet, type Harness, type TestWallet } from '../tests/engine/build/support'
 import { installNativeCodecs } from '../src/engine/native-codecs'
 import { measureAlternating, printRows, type Measurement, type Row } from './harness'
-
-/** Choices to make after the deposit: `levels` nested `When`s of three cases, one of which goes deeper. */
-function largeContract(
-  levels: number,
-  parties: { seller: Party; buyer: Party; mediator: Party },
-  time: (i: number) => bigint
-): Contract {
-  let next: Contract = CLOSE
-  for (let i = levels; i > 0; i--) {
-    next = when(
-      [
-        onChoice(`approve step ${i}`, parties.buyer, 1n, next),
-        onChoice(`reject step ${i}`, parties.seller, 0n, CLOSE),
-        onChoice(`arbitrate step ${i}`, parties.mediator, 2n, CLOSE)
-      ],
-      time(i)
-    )
-  }
-  return when([onDeposit(parties.seller, parties.buyer, ADA, PRICE, next)], time(0))
-}
 
 /** Nesting that makes the fixture transaction ≈16 KB. */
 const LEVELS = 28
@@ -77,7 +57,7 @@ const role = (name: string): Party => ({ type: 'Role', role: name })
 function fixture(): Reviewed {
   const party = (address: string): Party => ({ type: 'Address', address })
   const before = initialDatum(
-    largeContract(
+    largeChoiceContract(
       LEVELS,
       { seller: party(SELLER.enterprise), buyer: party(BUYER.enterprise), mediator: party(MEDIATOR.enterprise) },
       (i) => slotTime(i === 0 ? 10_000 : 20_000 + i * 1000)
@@ -192,7 +172,7 @@ async function builtTransactions(): Promise<Reviewed[]> {
     const large = await h.builder.create(
       { changeAddress: alice.address },
       {
-        contract: largeContract(
+        contract: largeChoiceContract(
           BUILT_LEVELS,
           { seller: address(bob), buyer: address(alice), mediator: address(carol) },
           (i) => t0 + DAY + BigInt(i) * 3_600_000n

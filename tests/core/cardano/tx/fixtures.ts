@@ -8,9 +8,10 @@ import { blake2b } from '@noble/hashes/blake2.js'
 import { bytesToHex, hexToBytes } from '../../../../src/core/bytes'
 import { formatShelleyAddress } from '../../../../src/core/cardano/address'
 import { escrow } from '../../../../src/core/marlowe/examples'
+import { onChoice, onDeposit, when } from '../../../../src/core/marlowe/examples/dsl'
 import { encodeMarloweData, encodePayoutDatum, encodeRedeemer } from '../../../../src/core/marlowe/plutus/marlowe-data'
 import { computeTransaction } from '../../../../src/core/marlowe/semantics'
-import { ADA, type Contract, type Input, type MarloweData, type Party } from '../../../../src/core/marlowe/types'
+import { ADA, CLOSE, type Contract, type Input, type MarloweData, type Party } from '../../../../src/core/marlowe/types'
 import type { ResolvedOutput, SlotEra } from '../../../../src/core/cardano/review'
 
 export const TX_A = 'aa'.repeat(32)
@@ -532,4 +533,24 @@ export function payoutWithdrawInputs(): ResolvedOutput[] {
       }
     }
   ]
+}
+
+/** A deposit, then choices to make after it: `levels` nested `When`s of three cases, one of which goes deeper. */
+export function largeChoiceContract(
+  levels: number,
+  parties: { seller: Party; buyer: Party; mediator: Party },
+  time: (i: number) => bigint
+): Contract {
+  let next: Contract = CLOSE
+  for (let i = levels; i > 0; i--) {
+    next = when(
+      [
+        onChoice(`approve step ${i}`, parties.buyer, 1n, next),
+        onChoice(`reject step ${i}`, parties.seller, 0n, CLOSE),
+        onChoice(`arbitrate step ${i}`, parties.mediator, 2n, CLOSE)
+      ],
+      time(i)
+    )
+  }
+  return when([onDeposit(parties.seller, parties.buyer, ADA, PRICE, next)], time(0))
 }

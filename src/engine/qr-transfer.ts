@@ -1,0 +1,260 @@
+/**
+ * Review bundles and witnesses carried between the online and the offline Desk as animated QR codes: the
+ * Uniform Resources format (UR) with fountain codes, so a receiver that misses frames, or reads them out of
+ * order, still completes from whatever frames it sees next. The payload is CBOR (cbor-x) holding the file's
+ * text deflated; the receiver verifies what it reassembles the way the file path does.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { UR, UREncoder, URDecoder } from '@ngraveio/bc-ur'
+import bytewords from '@ngraveio/bc-ur/dist/bytewords'
+import FountainDecoder from '@ngraveio/bc-ur/dist/fountainDecoder'
+import { FountainEncoderPart } from '@ngraveio/bc-ur/dist/fountainEncoder'
+import { decode as cborDecode, encode as cborEncode } from 'cbor-x'
+import { utf8DecodeStrict } from '../core/bytes'
+import { EngineError } from './errors'
+import { isReviewBundle, readLoaded } from './offline-tx'
+import { readWitnessFile } from './sign'
+
+export type QrPayloadKind = 'bundle' | 'witness'
+
+/** What a QR sequence carries: a review bundle or a witness file, and the transaction it is for. */
+export interface QrPayload {
+  readonly kind: QrPayloadKind
+  readonly txId: string
+  /** The file's text, exactly as the file path would read it. */
+  readonly text: string
+}
+
+export interface QrSequence {
+  /** The frames to show in a loop, UR text in upper case (a QR code's compact alphanumeric mode). */
+  readonly parts: readonly string[]
+  /** How many frames hold the payload once; the rest are fountain-mixed frames that stand in for missed ones. */
+  readonly fragments: number
+  /** Bytes of the payload on the wire (deflated, CBOR). */
+  readonly payloadBytes: number
+}
+
+export interface QrProgress {
+  /** Frames accepted so far (a repeated frame counts once). */
+  readonly received: number
+  /** Frames that hold the payload once; 0 until the first frame. */
+  readonly expected: number
+  /** 0–100, reaching 100 only once the payload is whole. */
+  readonly percent: number
+  readonly kind?: QrPayloadKind
+}
+
+const UR_TYPES: Readonly<Record<QrPayloadKind, string>> = {
+  bundle: 'marlowe-desk-bundle',
+  witness: 'marlowe-desk-witness'
+}
+const PAYLOAD_VERSION = 1
+
+/** Bytes of payload per frame: a QR code of version ~13 in alphanumeric mode, which a webcam reads at 10 frames/s. */
+export const QR_FRAGMENT_BYTES = 200
+/** Frames shown per loop beyond the fragments themselves: fountain-mixed ones, which make up for missed frames. */
+const EXTRA_FRAMES_RATIO = 1
+/** Bounds on what a receiver accepts, checked before the decoder allocates anything. */
+const MAX_FRAGMENTS = 4096
+const MAX_PAYLOAD_BYTES = QR_FRAGMENT_BYTES * MAX_FRAGMENTS
+const MAX_FILE_BYTES = 8 * 1024 * 1024
+const MAX_PART_CHARS = 4096
+
+function qrError(code: string, message: string, details: Record<string, unknown> = {}): EngineError {
+  return new EngineError('BadRequest', code, message, details)
+}
+
+/** The frames of `payload`: every fragment once, then fountain-mixed frames; shown in a loop. */
+export function encodeQrSequence(payload: QrPayload, fragmentBytes = QR_FRAGMENT_BYTES): QrSequence {
+  const cbor = Buffer.from(
+    cborEncode([PAYLOAD_VERSION, payload.txId, deflateRawSync(new TextEncoder().encode(payload.text))])
+  )
+  const encoder = new UREncoder(new UR(cbor, UR_TYPES[payload.kind]), fragmentBytes)
+  const fragments = encoder.fragmentsLength
+  const count = fragments === 1 ? 1 : fragments + Math.max(2, Math.ceil(fragments * EXTRA_FRAMES_RATIO))
+  const parts = Array.from({ length: count }, () => encoder.nextPart().toUpperCase())
+  return { parts, fragments, payloadBytes: cbor.length }
+}
+
+interface SequenceId {
+  readonly type: string
+  readonly fragments: number
+  readonly messageLength: number
+  readonly checksum: number
+}
+
+/**
+ * Reads one QR sequence frame by frame. A frame of another sequence (another transaction, or the same one
+ * exported again) and a damaged frame are refused with a message saying so; the progress is kept.
+ */
+export class QrReceiver {
+  private readonly decoder = new FountainDecoder()
+  private sequence: SequenceId | undefined
+  private readonly seen = new Set<string>()
+  private payload: QrPayload | undefined
+
+  /** Takes one frame's text; throws a clear EngineError for a frame that cannot belong to this sequence. */
+  receive(text: string): QrProgress {
+    if (this.payload !== undefined) return this.progress()
+    const frame = text.trim().toLowerCase()
+    if (this.seen.has(frame)) return this.progress()
+    const { type, components } = parseFrame(frame)
+    if (components.length === 1) {
+      this.checkSequence({ type, fragments: 1, messageLength: 0, checksum: 0 })
+      this.payload = verifyPayload(type, bodyBytes(components[0]!))
+      this.seen.add(frame)
+      return this.progress()
+    }
+    const part = fountainPart(components)
+    this.checkSequence({
+      type,
+      fragments: part.seqLength,
+      messageLength: part.messageLength,
+      checksum: part.checksum
+    })
+    this.decoder.receivePart(part)
+    this.seen.add(frame)
+    if (this.decoder.isFailure()) {
+      throw qrError(
+        'QrPayloadDamaged',
+        'The frames put together do not match the checksum their sequence announced: the payload was altered. Scan the sequence again from the start.'
+      )
+    }
+    if (this.decoder.isSuccess()) this.payload = verifyPayload(type, this.decoder.resultMessage())
+    return this.progress()
+  }
+
+  progress(): QrProgress {
+    const kind = this.sequence === undefined ? undefined : kindOfType(this.sequence.type)
+    const expected = this.sequence?.fragments ?? 0
+    const done = this.payload !== undefined
+    const received = this.seen.size
+    const percent = done ? 100 : Math.min(99, Math.floor(this.decoder.estimatedPercentComplete() * 100))
+    return { received, expected, percent, ...(kind === undefined ? {} : { kind }) }
+  }
+
+  /** The verified payload once the sequence is whole. */
+  result(): QrPayload | undefined {
+    return this.payload
+  }
+
+  private checkSequence(id: SequenceId): void {
+    if (this.sequence === undefined) {
+      this.sequence = id
+      return
+    }
+    const s = this.sequence
+    if (s.type !== id.type) {
+      throw qrError(
+        'QrOtherSequence',
+        `This frame carries a ${describeType(id.type)}, but the sequence being read carries a ${describeType(s.type)}: keep the camera on one QR sequence.`
+      )
+    }
+    if (s.fragments !== id.fragments || s.messageLength !== id.messageLength || s.checksum !== id.checksum) {
+      throw qrError(
+        'QrOtherSequence',
+        'This frame belongs to another QR sequence (another transaction, or one exported again): keep the camera on one sequence, or start a new scan.'
+      )
+    }
+  }
+}
+
+function kindOfType(type: string): QrPayloadKind | undefined {
+  return type === UR_TYPES.bundle ? 'bundle' : type === UR_TYPES.witness ? 'witness' : undefined
+}
+
+function describeType(type: string): string {
+  const kind = kindOfType(type)
+  return kind === 'bundle' ? 'review bundle' : kind === 'witness' ? 'witness' : `"${type}"`
+}
+
+function parseFrame(frame: string): { type: string; components: readonly string[] } {
+  if (frame.length > MAX_PART_CHARS)
+    throw qrError('QrNotOurs', `This QR code is too long to be a frame of Marlowe Desk`)
+  let type: string
+  let components: string[]
+  try {
+    ;[type, components] = URDecoder.parse(frame)
+  } catch {
+    throw qrError('QrNotOurs', 'This QR code is not a UR frame (it does not start with "ur:")')
+  }
+  if (kindOfType(type) === undefined) {
+    throw qrError(
+      'QrNotOurs',
+      `This QR code carries a "${type}", not a Marlowe Desk review bundle or witness (ur:${UR_TYPES.bundle} or ur:${UR_TYPES.witness})`
+    )
+  }
+  if (components.length > 2) throw qrError('QrNotOurs', 'This QR code is not a UR frame (too many path components)')
+  return { type, components }
+}
+
+function bodyBytes(body: string): Buffer {
+  try {
+    return Buffer.from(bytewords.decode(body, bytewords.STYLES.MINIMAL), 'hex')
+  } catch {
+    throw qrError(
+      'QrFrameDamaged',
+      'This frame is damaged (its checksum does not match what it carries): it was skipped; keep the camera steady.'
+    )
+  }
+}
+
+function fountainPart(components: readonly string[]): FountainEncoderPart {
+  const [seqNum, seqLength] = (/^(\d{1,10})-(\d{1,10})$/.exec(components[0]!) ?? []).slice(1).map(Number)
+  if (seqNum === undefined || seqLength === undefined || seqNum < 1 || seqLength < 1) {
+    throw qrError('QrNotOurs', `This QR code is not a UR frame (bad sequence "${components[0]}")`)
+  }
+  if (seqLength > MAX_FRAGMENTS) {
+    throw qrError('QrTooLarge', `This sequence has ${seqLength} fragments; at most ${MAX_FRAGMENTS} are read`)
+  }
+  let part: FountainEncoderPart
+  const cbor = bodyBytes(components[1]!)
+  try {
+    part = FountainEncoderPart.fromCBOR(cbor)
+  } catch {
+    throw qrError('QrFrameDamaged', 'This frame is damaged (its content is not a fountain-coded part)')
+  }
+  if (part.seqNum !== seqNum || part.seqLength !== seqLength) {
+    throw qrError('QrFrameDamaged', 'This frame is damaged (its header and content disagree)')
+  }
+  if (part.messageLength < 1 || part.messageLength > MAX_PAYLOAD_BYTES) {
+    throw qrError(
+      'QrTooLarge',
+      `This sequence's payload is ${part.messageLength} bytes; at most ${MAX_PAYLOAD_BYTES} are read`
+    )
+  }
+  return part
+}
+
+/** The reassembled payload, read and verified as the file path reads a bundle or a witness file. */
+function verifyPayload(type: string, cbor: Buffer): QrPayload {
+  const kind = kindOfType(type)!
+  const bad = (why: string): EngineError => qrError('QrPayloadInvalid', `The scanned ${describeType(type)} ${why}`)
+  let decoded: unknown
+  try {
+    decoded = cborDecode(cbor)
+  } catch {
+    throw bad('is not CBOR')
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 3) throw bad('is not a Marlowe Desk QR payload')
+  const [version, txId, deflated] = decoded as unknown[]
+  if (version !== PAYLOAD_VERSION) throw bad(`has version ${String(version)}; this Desk reads ${PAYLOAD_VERSION}`)
+  if (typeof txId !== 'string' || !/^[0-9a-f]{64}$/.test(txId)) throw bad('names no transaction id')
+  if (!(deflated instanceof Uint8Array)) throw bad('holds no file')
+  let bytes: Uint8Array
+  try {
+    bytes = inflateRawSync(deflated, { maxOutputLength: MAX_FILE_BYTES })
+  } catch {
+    throw bad(`holds a file that does not inflate (or exceeds ${MAX_FILE_BYTES} bytes)`)
+  }
+  const text = utf8DecodeStrict(bytes)
+  if (text === undefined) throw bad('holds a file that is not UTF-8 text')
+  if (kind === 'bundle') {
+    if (!isReviewBundle(text)) throw bad('is not a review bundle')
+    const loaded = readLoaded(bytes)
+    if (loaded.txId !== txId) throw bad(`holds transaction ${loaded.txId}, but its sequence announced ${txId}`)
+  } else {
+    readWitnessFile(bytes, 'the scanned witness')
+  }
+  return { kind, txId, text }
+}
