@@ -177,6 +177,30 @@ export interface ExportedFile {
   readonly text: string
 }
 
+/** A file carried by animated QR codes between the online and the offline Desk: a review bundle or a witness. */
+export interface QrPayload {
+  readonly kind: 'bundle' | 'witness'
+  /** The transaction the file is for. */
+  readonly txId: string
+  readonly text: string
+}
+
+/** A payload's frames (UR, fountain-coded), shown in a loop; `fragments` of them hold the payload once. */
+export interface QrSequence {
+  readonly parts: readonly string[]
+  readonly fragments: number
+  readonly payloadBytes: number
+}
+
+/** A scan's progress; `payload` once the sequence is whole and verified. */
+export interface QrScanState {
+  readonly received: number
+  readonly expected: number
+  readonly percent: number
+  readonly kind?: QrPayload['kind']
+  readonly payload?: QrPayload
+}
+
 /** A wallet's account public key: what a watch-only copy of it is made from. */
 export interface PublicKeyExport {
   /** `acct_xvk1…`, to paste. */
@@ -335,6 +359,9 @@ export interface DeskApi {
   'tx.signOffline': { request: { text: string; walletId: string; password?: string }; response: ExportedFile }
   /** Merges a witness file into a stored build and submits it. */
   'tx.submitWitness': { request: { txId: string; text: string }; response: { txId: string; status: TxStatusName } }
+  /** A review bundle or witness as animated QR frames; each scanned frame, fed to the scan `scanId` names. */
+  'qr.encode': { request: QrPayload; response: QrSequence }
+  'qr.scan': { request: { scanId: string; part: string }; response: QrScanState }
   /** An unsigned build, reviewed again against the chain as it is now, to sign it later than it was built. */
   'tx.resume': { request: { txId: string }; response: PreparedTx }
   /** Gives up an unsigned build: its inputs are free again and it can no longer be submitted. Repeating is harmless. */
@@ -398,6 +425,8 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'tx.import',
   'tx.signOffline',
   'tx.submitWitness',
+  'qr.encode',
+  'qr.scan',
   'tx.resume',
   'tx.discard',
   'settings.get',

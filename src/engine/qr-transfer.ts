@@ -10,39 +10,16 @@ import bytewords from '@ngraveio/bc-ur/dist/bytewords'
 import FountainDecoder from '@ngraveio/bc-ur/dist/fountainDecoder'
 import { FountainEncoderPart } from '@ngraveio/bc-ur/dist/fountainEncoder'
 import { decode as cborDecode, encode as cborEncode } from 'cbor-x'
-import { utf8DecodeStrict } from '../core/bytes'
+import { bytesToHex, hexToBytes, utf8DecodeStrict } from '../core/bytes'
+import type { QrPayload, QrScanState, QrSequence } from '../api/contract'
 import { EngineError } from './errors'
 import { isReviewBundle, readLoaded } from './offline-tx'
 import { readWitnessFile } from './sign'
 
-export type QrPayloadKind = 'bundle' | 'witness'
-
-/** What a QR sequence carries: a review bundle or a witness file, and the transaction it is for. */
-export interface QrPayload {
-  readonly kind: QrPayloadKind
-  readonly txId: string
-  /** The file's text, exactly as the file path would read it. */
-  readonly text: string
-}
-
-export interface QrSequence {
-  /** The frames to show in a loop, UR text in upper case (a QR code's compact alphanumeric mode). */
-  readonly parts: readonly string[]
-  /** How many frames hold the payload once; the rest are fountain-mixed frames that stand in for missed ones. */
-  readonly fragments: number
-  /** Bytes of the payload on the wire (deflated, CBOR). */
-  readonly payloadBytes: number
-}
-
-export interface QrProgress {
-  /** Frames accepted so far (a repeated frame counts once). */
-  readonly received: number
-  /** Frames that hold the payload once; 0 until the first frame. */
-  readonly expected: number
-  /** 0–100, reaching 100 only once the payload is whole. */
-  readonly percent: number
-  readonly kind?: QrPayloadKind
-}
+export type { QrPayload, QrSequence }
+export type QrPayloadKind = QrPayload['kind']
+/** A scan's progress: frames received (a repeated frame counts once), of `expected`; 100% only once whole. */
+export type QrProgress = Omit<QrScanState, 'payload'>
 
 const UR_TYPES: Readonly<Record<QrPayloadKind, string>> = {
   bundle: 'marlowe-desk-bundle',
@@ -52,6 +29,8 @@ const PAYLOAD_VERSION = 1
 
 /** Bytes of payload per frame: a QR code of version ~13 in alphanumeric mode, which a webcam reads at 10 frames/s. */
 export const QR_FRAGMENT_BYTES = 200
+/** Bytes of payload a single still frame may hold: a QR code of version ~20, read without hurry. */
+const SINGLE_FRAME_BYTES = 400
 /** Frames shown per loop beyond the fragments themselves: fountain-mixed ones, which make up for missed frames. */
 const EXTRA_FRAMES_RATIO = 1
 /** Bounds on what a receiver accepts, checked before the decoder allocates anything. */
@@ -67,9 +46,11 @@ function qrError(code: string, message: string, details: Record<string, unknown>
 /** The frames of `payload`: every fragment once, then fountain-mixed frames; shown in a loop. */
 export function encodeQrSequence(payload: QrPayload, fragmentBytes = QR_FRAGMENT_BYTES): QrSequence {
   const cbor = Buffer.from(
-    cborEncode([PAYLOAD_VERSION, payload.txId, deflateRawSync(new TextEncoder().encode(payload.text))])
+    cborEncode([PAYLOAD_VERSION, hexToBytes(payload.txId), deflateRawSync(new TextEncoder().encode(payload.text))])
   )
-  const encoder = new UREncoder(new UR(cbor, UR_TYPES[payload.kind]), fragmentBytes)
+  // A payload that fits one still QR code (a witness, usually) is shown as one: nothing to animate or miss.
+  const size = cbor.length <= SINGLE_FRAME_BYTES ? cbor.length : fragmentBytes
+  const encoder = new UREncoder(new UR(cbor, UR_TYPES[payload.kind]), size)
   const fragments = encoder.fragmentsLength
   const count = fragments === 1 ? 1 : fragments + Math.max(2, Math.ceil(fragments * EXTRA_FRAMES_RATIO))
   const parts = Array.from({ length: count }, () => encoder.nextPart().toUpperCase())
@@ -101,7 +82,7 @@ export class QrReceiver {
     const { type, components } = parseFrame(frame)
     if (components.length === 1) {
       this.checkSequence({ type, fragments: 1, messageLength: 0, checksum: 0 })
-      this.payload = verifyPayload(type, bodyBytes(components[0]!))
+      this.payload = readPayload(type, bodyBytes(components[0]!))
       this.seen.add(frame)
       return this.progress()
     }
@@ -120,7 +101,7 @@ export class QrReceiver {
         'The frames put together do not match the checksum their sequence announced: the payload was altered. Scan the sequence again from the start.'
       )
     }
-    if (this.decoder.isSuccess()) this.payload = verifyPayload(type, this.decoder.resultMessage())
+    if (this.decoder.isSuccess()) this.payload = readPayload(type, this.decoder.resultMessage())
     return this.progress()
   }
 
@@ -227,7 +208,7 @@ function fountainPart(components: readonly string[]): FountainEncoderPart {
 }
 
 /** The reassembled payload, read and verified as the file path reads a bundle or a witness file. */
-function verifyPayload(type: string, cbor: Buffer): QrPayload {
+function readPayload(type: string, cbor: Buffer): QrPayload {
   const kind = kindOfType(type)!
   const bad = (why: string): EngineError => qrError('QrPayloadInvalid', `The scanned ${describeType(type)} ${why}`)
   let decoded: unknown
@@ -237,9 +218,10 @@ function verifyPayload(type: string, cbor: Buffer): QrPayload {
     throw bad('is not CBOR')
   }
   if (!Array.isArray(decoded) || decoded.length !== 3) throw bad('is not a Marlowe Desk QR payload')
-  const [version, txId, deflated] = decoded as unknown[]
+  const [version, txIdBytes, deflated] = decoded as unknown[]
   if (version !== PAYLOAD_VERSION) throw bad(`has version ${String(version)}; this Desk reads ${PAYLOAD_VERSION}`)
-  if (typeof txId !== 'string' || !/^[0-9a-f]{64}$/.test(txId)) throw bad('names no transaction id')
+  if (!(txIdBytes instanceof Uint8Array) || txIdBytes.length !== 32) throw bad('names no transaction id')
+  const txId = bytesToHex(txIdBytes)
   if (!(deflated instanceof Uint8Array)) throw bad('holds no file')
   let bytes: Uint8Array
   try {
@@ -249,12 +231,20 @@ function verifyPayload(type: string, cbor: Buffer): QrPayload {
   }
   const text = utf8DecodeStrict(bytes)
   if (text === undefined) throw bad('holds a file that is not UTF-8 text')
+  return checkQrPayload({ kind, txId, text })
+}
+
+/** `payload` as the file path reads it: a review bundle of transaction `txId`, or a witness file; else refused. */
+export function checkQrPayload(payload: QrPayload): QrPayload {
+  const { kind, txId, text } = payload
   if (kind === 'bundle') {
-    if (!isReviewBundle(text)) throw bad('is not a review bundle')
-    const loaded = readLoaded(bytes)
-    if (loaded.txId !== txId) throw bad(`holds transaction ${loaded.txId}, but its sequence announced ${txId}`)
+    if (!isReviewBundle(text)) throw qrError('QrPayloadInvalid', 'The file is not a review bundle')
+    const loaded = readLoaded(new TextEncoder().encode(text))
+    if (loaded.txId !== txId) {
+      throw qrError('QrPayloadInvalid', `The review bundle is for transaction ${loaded.txId}, not ${txId}`)
+    }
   } else {
-    readWitnessFile(bytes, 'the scanned witness')
+    readWitnessFile(new TextEncoder().encode(text), 'the witness')
   }
-  return { kind, txId, text }
+  return payload
 }

@@ -7,6 +7,7 @@ import { contractCalls } from './contract-calls'
 import { DeskContext, type DeskOptions } from './context'
 import { deskFailure } from './errors'
 import type { DeskHandlers, HandlersOf, SettingsCall } from './handlers'
+import { qrCalls } from './qr-calls'
 import { txCalls } from './tx-calls'
 import { walletCalls } from './wallet-calls'
 
@@ -34,6 +35,7 @@ export function createDesk(options: CreateDeskOptions): DeskHandlers {
     ...walletCalls(ctx),
     ...contractCalls(ctx),
     ...txCalls(ctx),
+    ...qrCalls(),
     ...settings,
     'app.progress': async () => ctx.progress.list()
   })

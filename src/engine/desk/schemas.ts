@@ -75,6 +75,11 @@ export const REQUEST_SCHEMAS: Schemas = {
   'tx.import': z.strictObject({ text }),
   'tx.signOffline': z.strictObject({ text, walletId, password: password.exactOptional() }),
   'tx.submitWitness': z.strictObject({ txId, text }),
+  'qr.encode': z.strictObject({ kind: z.enum(['bundle', 'witness']), txId, text }),
+  'qr.scan': z.strictObject({
+    scanId: z.string().regex(/^[0-9a-zA-Z-]{1,64}$/, 'not a scan id'),
+    part: z.string().max(8192)
+  }),
   'tx.resume': z.strictObject({ txId }),
   'tx.discard': z.strictObject({ txId }),
 
