@@ -21,6 +21,11 @@ export function appPage(isPackaged: boolean, devUrl: string | undefined, outDir:
   return { kind: 'app', url: APP_PAGE_URL, root: join(outDir, 'renderer') }
 }
 
+/** The page's origin as Chromium writes it (`app://desk` for the app's scheme, which Node gives no origin). */
+export function pageOrigin(page: AppPage): string {
+  return page.kind === 'dev' ? new URL(page.url).origin : `${APP_SCHEME}://${APP_HOST}`
+}
+
 /** The frame a message came from, as much of Electron's `WebFrameMain` as the check reads. */
 export interface SenderFrame {
   readonly url: string

@@ -1,5 +1,5 @@
 /**
- * Electron main: one instance, one locked-down window, every permission denied, the built page served on the
+ * Electron main: one instance, one locked-down window, every permission denied but the camera for the app's page, the built page served on the
  * app's own scheme, and the engine behind one IPC handler that only the app's own page may call. The logic
  * lives in the modules beside this file.
  */
@@ -9,6 +9,7 @@ import { APP_SCHEME, appPage, isAppFrame } from './app-page'
 import { APP_SCHEME_REGISTRATION, appProtocolHandler } from './app-protocol'
 import { openDeskEngine, type DeskEngine } from './engine'
 import { registerDeskIpc } from './ipc'
+import { permissionCheckHandler, permissionRequestHandler } from './permissions'
 import { createWindow, lockDown } from './window'
 
 const page = appPage(app.isPackaged, process.env['ELECTRON_RENDERER_URL'], join(__dirname, '..'))
@@ -16,8 +17,8 @@ const preloadPath = join(__dirname, '../preload/index.js')
 const rules = { devTools: !app.isPackaged }
 
 async function start(): Promise<DeskEngine> {
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
-  session.defaultSession.setPermissionCheckHandler(() => false)
+  session.defaultSession.setPermissionRequestHandler(permissionRequestHandler(page))
+  session.defaultSession.setPermissionCheckHandler(permissionCheckHandler(page))
   const engine = await openDeskEngine(app.getPath('userData'), app.getVersion())
   registerDeskIpc(ipcMain, engine.desk, (frame) => isAppFrame(page, frame))
   if (page.kind === 'app') protocol.handle(APP_SCHEME, appProtocolHandler(page.root))

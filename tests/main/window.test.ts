@@ -1,7 +1,7 @@
 /**
  * The Electron main process, run in Node with `electron` mocked (no Electron binary can run here) and the
  * engine stubbed: one locked-down window loaded from the app's own scheme, navigation of any frame, new windows,
- * webviews and permissions refused, no DevTools once packaged, one instance only, the engine opened under the
+ * webviews and permissions refused (but the camera for the app's page), no DevTools once packaged, one instance only, the engine opened under the
  * app's data directory behind one IPC handler, closed on quit.
  */
 import { readFileSync } from 'node:fs'
@@ -271,6 +271,34 @@ describe('main window', () => {
     state.permissionHandler?.({}, 'media', callback)
     expect(callback).toHaveBeenCalledWith(false)
     expect(state.permissionCheck?.({}, 'clipboard-read')).toBe(false)
+  })
+
+  it("grants the camera, video only, to the app's own page in its top frame, and nothing else", async () => {
+    await startMain()
+    const request = (permission: string, details: Record<string, unknown>): unknown => {
+      const callback = vi.fn()
+      state.permissionHandler?.({}, permission, callback, details)
+      expect(callback).toHaveBeenCalledTimes(1)
+      return callback.mock.calls[0]?.[0]
+    }
+    const app = { requestingUrl: 'app://desk/index.html#/offline', isMainFrame: true }
+    expect(request('media', { ...app, mediaTypes: ['video'] })).toBe(true)
+    expect(request('media', { ...app, mediaTypes: ['video', 'audio'] })).toBe(false)
+    expect(request('media', { ...app, mediaTypes: ['audio'] })).toBe(false)
+    expect(request('media', { ...app, mediaTypes: [] })).toBe(false)
+    expect(request('media', { ...app, isMainFrame: false, mediaTypes: ['video'] })).toBe(false)
+    expect(request('media', { requestingUrl: 'https://example.com/', isMainFrame: true, mediaTypes: ['video'] })).toBe(
+      false
+    )
+    expect(request('display-capture', { ...app, mediaTypes: ['video'] })).toBe(false)
+    expect(request('geolocation', app)).toBe(false)
+    const check = (permission: string, origin: string, details: Record<string, unknown>): unknown =>
+      state.permissionCheck?.({}, permission, origin, details)
+    expect(check('media', 'app://desk', { mediaType: 'video', isMainFrame: true })).toBe(true)
+    expect(check('media', 'app://desk', { mediaType: 'audio', isMainFrame: true })).toBe(false)
+    expect(check('media', 'app://desk', { mediaType: 'video', isMainFrame: false })).toBe(false)
+    expect(check('media', 'https://example.com', { mediaType: 'video', isMainFrame: true })).toBe(false)
+    expect(check('clipboard-read', 'app://desk', { isMainFrame: true })).toBe(false)
   })
 
   it('locks down every web contents the app creates, not only the window', async () => {
