@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { ExportedFile, PreparedTx, TxKind, TxStatusName } from '../../../api/contract'
+import type { ExportedFile, PreparedTx, QrSequence, TxKind, TxStatusName } from '../../../api/contract'
 import type { TxReview } from '../../../core/cardano/review/types'
 import type { JsonObject } from '../../../core/json/lossless'
 import { useDesk } from '../api/desk'
@@ -145,6 +145,18 @@ export const useTxStore = defineStore('tx', () => {
     return desk['tx.exportBundle']({ txId: requireCurrent().txId })
   }
 
+  /** The review bundle as animated QR frames, for an offline Desk's camera. */
+  async function bundleQr(): Promise<QrSequence> {
+    const txId = requireCurrent().txId
+    const bundle = await exportBundle()
+    return desk['qr.encode']({ kind: 'bundle', txId, text: bundle.text })
+  }
+
+  /** A witness signed here as QR frames (one, usually), for the online Desk's camera. */
+  function witnessQr(witness: ExportedFile): Promise<QrSequence> {
+    return desk['qr.encode']({ kind: 'witness', txId: requireCurrent().txId, text: witness.text })
+  }
+
   /** Signs the imported file with the selected wallet, without any network: the witness file to carry back. */
   function signOffline(password: string | undefined): Promise<ExportedFile> {
     const text = requireCurrent().fileText
@@ -166,6 +178,8 @@ export const useTxStore = defineStore('tx', () => {
     submitWitness,
     exportUnsigned,
     exportBundle,
+    bundleQr,
+    witnessQr,
     signOffline
   }
 })
