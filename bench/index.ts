@@ -9,6 +9,7 @@ import { benchMarloweCore } from './marlowe-core.bench'
 import { benchBuild } from './build.bench'
 import { benchChainIndex } from './chain-index.bench'
 import { benchEventLoop } from './event-loop.bench'
+import { benchQrTransfer } from './qr-transfer.bench'
 import { benchReview } from './review.bench'
 import { benchReviewFuzz } from './review-fuzz.bench'
 import { benchScale } from './scale.bench'
@@ -26,7 +27,8 @@ const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
   'event-loop': benchEventLoop,
   'chain-index': benchChainIndex,
   scale: benchScale,
-  'sandbox-scale': benchSandboxScale
+  'sandbox-scale': benchSandboxScale,
+  'qr-transfer': benchQrTransfer
 }
 
 async function main(group: string | undefined): Promise<void> {

@@ -18,6 +18,7 @@ import {
   MEDIATOR,
   SELLER,
   TX_A,
+  incompressibleBytes,
   initialDatum,
   largeChoiceContract,
   marloweApplyInputs,
@@ -27,17 +28,6 @@ import {
 } from '../core/cardano/tx/fixtures'
 
 const party = (k: { enterprise: string }): Party => ({ type: 'Address', address: k.enterprise })
-
-/** Bytes that do not compress, the same on every run (a linear congruential generator). */
-function noise(length: number): Uint8Array {
-  const out = new Uint8Array(length)
-  let x = 12345
-  for (let i = 0; i < length; i++) {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0
-    out[i] = x >>> 24
-  }
-  return out
-}
 
 function bundleOf(tx: Uint8Array, resolvedInputs: ReviewBundle['resolvedInputs']): QrPayload {
   const text = stringifyBundle({
@@ -66,7 +56,7 @@ function largest(): QrPayload {
     ref: { txId: 'ff'.repeat(32), index: 1 },
     address: BUYER.enterprise,
     value: { lovelace: 50_000_000n, assets: {} },
-    scriptRef: { language: 'PlutusV2' as const, bytes: noise(14_000) }
+    scriptRef: { language: 'PlutusV2' as const, bytes: incompressibleBytes(14_000) }
   }
   return bundleOf(tx, [...marloweApplyInputs(TX_A, before), reference])
 }

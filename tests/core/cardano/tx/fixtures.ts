@@ -554,3 +554,14 @@ export function largeChoiceContract(
   }
   return when([onDeposit(parties.seller, parties.buyer, ADA, PRICE, next)], time(0))
 }
+
+/** Bytes that do not compress, the same on every run (a linear congruential generator). */
+export function incompressibleBytes(length: number): Uint8Array {
+  const out = new Uint8Array(length)
+  let x = 12345
+  for (let i = 0; i < length; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0
+    out[i] = x >>> 24
+  }
+  return out
+}
