@@ -6,48 +6,16 @@
  */
 import { UR, UREncoder, URDecoder } from '@ngraveio/bc-ur'
 import { stringifyBundle } from '../src/core/cardano/bundle'
-import type { Party } from '../src/core/marlowe/types'
 import { encodeQrSequence, QR_FRAGMENT_BYTES, QrReceiver, type QrPayload } from '../src/engine/qr-transfer'
-import {
-  BUYER,
-  ERAS,
-  MEDIATOR,
-  SELLER,
-  TX_A,
-  incompressibleBytes,
-  initialDatum,
-  largeChoiceContract,
-  marloweApplyInputs,
-  marloweApplyTx,
-  slotTime,
-  txIdOf
-} from '../tests/core/cardano/tx/fixtures'
+import { ERAS, largestApply, txIdOf } from '../tests/core/cardano/tx/fixtures'
 import { measure, printRows } from './harness'
 
 const FRAMES_PER_SECOND = 10
 
 function largestBundle(): QrPayload {
-  const party = (k: { enterprise: string }): Party => ({ type: 'Address', address: k.enterprise })
-  const before = initialDatum(
-    largeChoiceContract(28, { seller: party(SELLER), buyer: party(BUYER), mediator: party(MEDIATOR) }, (i) =>
-      slotTime(i === 0 ? 10_000 : 20_000 + i * 1000)
-    )
-  )
-  const tx = marloweApplyTx(TX_A, { before })
-  const reference = {
-    ref: { txId: 'ff'.repeat(32), index: 1 },
-    address: BUYER.enterprise,
-    value: { lovelace: 50_000_000n, assets: {} },
-    scriptRef: { language: 'PlutusV2' as const, bytes: incompressibleBytes(14_000) }
-  }
-  const text = stringifyBundle({
-    tx,
-    era: 'Conway',
-    network: 'sandbox',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    resolvedInputs: [...marloweApplyInputs(TX_A, before), reference],
-    eraSummaries: ERAS
-  })
+  const { tx, resolvedInputs } = largestApply()
+  const createdAt = '2026-01-01T00:00:00.000Z'
+  const text = stringifyBundle({ tx, era: 'Conway', network: 'sandbox', createdAt, resolvedInputs, eraSummaries: ERAS })
   return { kind: 'bundle', txId: txIdOf(tx), text }
 }
 

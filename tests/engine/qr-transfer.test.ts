@@ -9,25 +9,9 @@ import { describe, expect, test } from 'vitest'
 import { parseBundle, stringifyBundle, type ReviewBundle } from '../../src/core/cardano/bundle'
 import { stringifyTextEnvelope } from '../../src/core/cardano/envelope'
 import { witnessSetEnvelopeType } from '../../src/core/cardano/tx-envelope'
-import type { Party } from '../../src/core/marlowe/types'
 import { EngineError } from '../../src/engine/errors'
 import { encodeQrSequence, QrReceiver, type QrPayload } from '../../src/engine/qr-transfer'
-import {
-  BUYER,
-  ERAS,
-  MEDIATOR,
-  SELLER,
-  TX_A,
-  incompressibleBytes,
-  initialDatum,
-  largeChoiceContract,
-  marloweApplyInputs,
-  marloweApplyTx,
-  slotTime,
-  txIdOf
-} from '../core/cardano/tx/fixtures'
-
-const party = (k: { enterprise: string }): Party => ({ type: 'Address', address: k.enterprise })
+import { ERAS, TX_A, largestApply, marloweApplyInputs, marloweApplyTx, txIdOf } from '../core/cardano/tx/fixtures'
 
 function bundleOf(tx: Uint8Array, resolvedInputs: ReviewBundle['resolvedInputs']): QrPayload {
   const text = stringifyBundle({
@@ -44,21 +28,9 @@ function bundleOf(tx: Uint8Array, resolvedInputs: ReviewBundle['resolvedInputs']
 const small = bundleOf(marloweApplyTx(TX_A), marloweApplyInputs(TX_A))
 
 function largest(): QrPayload {
-  const before = initialDatum(
-    largeChoiceContract(28, { seller: party(SELLER), buyer: party(BUYER), mediator: party(MEDIATOR) }, (i) =>
-      slotTime(i === 0 ? 10_000 : 20_000 + i * 1000)
-    )
-  )
-  const tx = marloweApplyTx(TX_A, { before })
+  const { tx, resolvedInputs } = largestApply()
   expect(tx.length).toBeGreaterThan(15_000)
-  // ≈16 KB, the protocol's maximum size (as bench/review.bench.ts). The semantics validator a real apply references: ≈14 KB that does not compress (random bytes, the worst case).
-  const reference = {
-    ref: { txId: 'ff'.repeat(32), index: 1 },
-    address: BUYER.enterprise,
-    value: { lovelace: 50_000_000n, assets: {} },
-    scriptRef: { language: 'PlutusV2' as const, bytes: incompressibleBytes(14_000) }
-  }
-  return bundleOf(tx, [...marloweApplyInputs(TX_A, before), reference])
+  return bundleOf(tx, resolvedInputs)
 }
 
 function receiveAll(receiver: QrReceiver, parts: readonly string[]): void {

@@ -565,3 +565,23 @@ export function incompressibleBytes(length: number): Uint8Array {
   }
   return out
 }
+
+/**
+ * The largest transaction Desk builds and what its review bundle carries beside it: a ≈16 KB apply (the protocol's
+ * maximum size) and the ≈14 KB semantics validator it references, as bytes that do not compress (the worst case).
+ */
+export function largestApply(): { readonly tx: Uint8Array; readonly resolvedInputs: ResolvedOutput[] } {
+  const party = (k: { enterprise: string }): Party => ({ type: 'Address', address: k.enterprise })
+  const before = initialDatum(
+    largeChoiceContract(28, { seller: party(SELLER), buyer: party(BUYER), mediator: party(MEDIATOR) }, (i) =>
+      slotTime(i === 0 ? 10_000 : 20_000 + i * 1000)
+    )
+  )
+  const reference: ResolvedOutput = {
+    ref: { txId: 'ff'.repeat(32), index: 1 },
+    address: BUYER.enterprise,
+    value: { lovelace: 50_000_000n, assets: {} },
+    scriptRef: { language: 'PlutusV2', bytes: incompressibleBytes(14_000) }
+  }
+  return { tx: marloweApplyTx(TX_A, { before }), resolvedInputs: [...marloweApplyInputs(TX_A, before), reference] }
+}
