@@ -21,7 +21,7 @@ export interface AppStatus {
   readonly chainTime: bigint
 }
 
-export type WalletKind = 'mnemonic' | 'watch-only' | 'signing-key'
+export type WalletKind = 'mnemonic' | 'watch-only' | 'signing-key' | 'hardware'
 
 export interface WalletSummary {
   readonly id: string

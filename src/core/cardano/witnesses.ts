@@ -4,7 +4,7 @@
  * script data hash covers) are copied verbatim. Only the vkey witness list (witness set key 0) is rewritten.
  */
 import { bytesToHex, concatBytes } from '../bytes'
-import { CborError, decodeCbor, encodeHead, type CborItem, type CborMap } from './cbor'
+import { CborError, decodeCbor, encodeByteString, encodeHead, type CborItem, type CborMap } from './cbor'
 import { MAJOR_ARRAY, MAJOR_MAP, MAJOR_TAG } from './cbor/major'
 
 export class WitnessError extends Error {
@@ -83,6 +83,17 @@ export function vkeyWitnessOfKeyWitness(bytes: Uint8Array): VkeyWitness {
   if (tag.value === 1n) throw new WitnessError('bootstrap (Byron) witnesses are not supported')
   if (tag.value !== 0n) throw new WitnessError(`unknown key witness kind ${tag.value}`)
   return vkeyWitnessFrom(witness, bytes, 'the key witness')
+}
+
+/** The vkey witness of a 32-byte key and its 64-byte signature, e.g. one a hardware wallet returned. */
+export function vkeyWitnessOf(vkey: Uint8Array, signature: Uint8Array): VkeyWitness {
+  if (vkey.length !== 32 || signature.length !== 64) {
+    throw new WitnessError(
+      `a vkey witness has a 32-byte key and a 64-byte signature, got ${vkey.length} and ${signature.length}`
+    )
+  }
+  const cbor = concatBytes([encodeHead(MAJOR_ARRAY, 2), encodeByteString(vkey), encodeByteString(signature)])
+  return { cbor, vkey, signature }
 }
 
 /** cardano-cli's key witness encoding, `[0, witness]`. */

@@ -27,7 +27,8 @@ const REVIEW_GAP = 20
 const KIND: Readonly<Record<WalletInfo['kind'], WalletKind>> = {
   hd: 'mnemonic',
   'watch-only': 'watch-only',
-  'single-key': 'signing-key'
+  'single-key': 'signing-key',
+  hardware: 'hardware'
 }
 
 /** The tokens of some outputs, summed per (policy, name). */

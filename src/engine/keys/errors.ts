@@ -12,6 +12,7 @@ const KINDS = {
   UnlockInProgress: 'Unavailable',
   WalletLocked: 'Forbidden',
   WatchOnlyWallet: 'Forbidden',
+  HardwareWallet: 'Forbidden',
   InvalidPassword: 'BadRequest',
   InvalidMnemonic: 'BadRequest',
   InvalidKey: 'BadRequest',

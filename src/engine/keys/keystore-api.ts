@@ -10,6 +10,7 @@ import type { ScryptParams } from './secret-box'
 import type { Clock, Schedule } from './sessions'
 import type { UnlockThrottle } from './unlock-throttle'
 import type { WalletInfo } from './wallet-info'
+import type { HardwareVendor } from './wallet-file'
 
 export interface KeystoreOptions {
   /** Directory of the wallet files; created (mode 0700) when missing. */
@@ -52,6 +53,14 @@ export interface WatchOnlyInput {
   readonly accountKey: string
   /** Only labels derivation paths; default 0. */
   readonly accountIndex?: number
+}
+
+export interface HardwareWalletInput {
+  readonly name: string
+  readonly vendor: HardwareVendor
+  readonly accountIndex: number
+  /** Public key ‖ chain code (64 bytes) of m/1852'/1815'/account', as the device returned it. */
+  readonly accountXvk: Uint8Array
 }
 
 export interface SigningKeyInput {

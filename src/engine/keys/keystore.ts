@@ -34,6 +34,7 @@ import type {
   CreatedWallet,
   CreateWalletInput,
   DamagedWalletFile,
+  HardwareWalletInput,
   KeystoreOptions,
   RestoreWalletInput,
   ScanOptions,
@@ -68,6 +69,8 @@ import {
   WALLET_FILE_PATTERN,
   walletFileName,
   walletIdOf,
+  type AccountKey,
+  type HardwareVendor,
   type WalletRecord
 } from './wallet-file'
 import { walletInfoOf, type WalletInfo } from './wallet-info'
@@ -185,6 +188,30 @@ export class Keystore implements WitnessProvider {
     return walletInfoOf(await this.add({ id, name, kind: 'watch-only', createdAt: this.now(), account }))
   }
 
+  /**
+   * A hardware wallet: the account public key read from the device once, so addresses, balances and reviews
+   * work without it; signing goes to the device.
+   */
+  async addHardware(input: HardwareWalletInput): Promise<WalletInfo> {
+    const { name, vendor, accountIndex } = input
+    checkName(name)
+    checkIndex('accountIndex', accountIndex)
+    if (input.accountXvk.length !== 64) {
+      throw invalid(`an account public key is 64 bytes (key and chain code), got ${input.accountXvk.length}`)
+    }
+    const xvk = new Uint8Array(input.accountXvk)
+    const id = walletIdOf(xvk)
+    const account = { index: accountIndex, xvk }
+    return walletInfoOf(await this.add({ id, name, kind: 'hardware', vendor, createdAt: this.now(), account }))
+  }
+
+  /** The vendor and account of a hardware wallet, for its device to sign with. */
+  async hardwareAccount(walletId: string): Promise<{ vendor: HardwareVendor; account: AccountKey }> {
+    const record = await this.read(walletId)
+    if (record.kind !== 'hardware') throw invalid(`wallet "${record.name}" is not a hardware wallet`)
+    return { vendor: record.vendor, account: record.account }
+  }
+
   /** A single-key wallet (enterprise address) from a cardano-cli payment signing key file. */
   async importSigningKey(input: SigningKeyInput): Promise<WalletInfo> {
     checkName(input.name)
@@ -212,6 +239,7 @@ export class Keystore implements WitnessProvider {
     const { record, plaintext } = await this.throttle.attempt(walletId, this.clock, async () => {
       const record = await this.read(walletId)
       if (record.kind === 'watch-only') throw watchOnly(record, 'has nothing to unlock')
+      if (record.kind === 'hardware') throw onDevice(record, 'nothing to unlock in Desk')
       return { record, plaintext: await this.openSecret(record, password) }
     })
     await this.strengthen(record, password, plaintext)
@@ -242,6 +270,7 @@ export class Keystore implements WitnessProvider {
     await this.exclusive(async () => {
       const record = await this.read(walletId)
       if (record.kind === 'watch-only') throw watchOnly(record, 'has no password')
+      if (record.kind === 'hardware') throw onDevice(record, 'no password in Desk')
       const plaintext = await this.throttle.attempt(walletId, this.clock, () => this.openSecret(record, oldPassword))
       try {
         const secret = await seal(plaintext, newPassword, this.scrypt, bindingOf(record))
@@ -369,6 +398,7 @@ export class Keystore implements WitnessProvider {
     const record = await this.read(walletId)
     const reason = 'holds no signing keys: it can derive addresses but not sign'
     if (record.kind === 'watch-only') return watchOnly(record, reason)
+    if (record.kind === 'hardware') return onDevice(record, 'signs on the device, not in Desk')
     return keystoreError('WalletLocked', `wallet "${record.name}" is locked: unlock it to sign`, { walletId })
   }
 
@@ -471,6 +501,14 @@ export class Keystore implements WitnessProvider {
 
 function watchOnly(record: WalletRecord, what: string): EngineError {
   return keystoreError('WatchOnlyWallet', `wallet "${record.name}" is watch-only and ${what}`, { walletId: record.id })
+}
+
+function onDevice(record: Extract<WalletRecord, { kind: 'hardware' }>, what: string): EngineError {
+  const vendor = record.vendor === 'ledger' ? 'Ledger' : 'Trezor'
+  return keystoreError('HardwareWallet', `wallet "${record.name}" keeps its keys on a ${vendor}: ${what}`, {
+    walletId: record.id,
+    vendor: record.vendor
+  })
 }
 
 function damaged(record: WalletRecord, problem: string): EngineError {

@@ -2,8 +2,8 @@
  * The wallet file, version 1: one JSON document per wallet, `<id>.wallet.json`.
  *
  * Readable without the password: format, version, id, name, kind, createdAt and the public key (the
- * `account` {index, publicKey: acct_xvk} of HD and watch-only wallets, the `verificationKey` of a single-key
- * wallet). Encrypted (`secret`, absent from watch-only wallets): the account extended private key (96 bytes)
+ * `account` {index, publicKey: acct_xvk} of HD, watch-only and hardware wallets, the `verificationKey` of a
+ * single-key wallet); a hardware wallet's `vendor` too (its account key was read from the device once). Encrypted (`secret`, absent from watch-only wallets): the account extended private key (96 bytes)
  * of an HD wallet, or the signing key of a single-key wallet (32-byte seed or 64-byte extended key). The
  * mnemonic is never stored: it cannot be shown again, and the account key is all signing needs.
  *
@@ -23,7 +23,11 @@ const WALLET_FILE_FORMAT = 'marlowe-desk/wallet'
 const WALLET_FILE_VERSION = 1
 export const WALLET_FILE_PATTERN = /^[0-9a-f]{40}\.wallet\.json$/
 
-export type WalletKind = 'hd' | 'watch-only' | 'single-key'
+export type WalletKind = 'hd' | 'watch-only' | 'single-key' | 'hardware'
+
+/** Who made the device of a hardware wallet, whose keys never leave it. */
+export type HardwareVendor = 'ledger' | 'trezor'
+const HARDWARE_VENDORS: readonly string[] = ['ledger', 'trezor'] satisfies HardwareVendor[]
 
 export interface AccountKey {
   readonly index: number
@@ -41,6 +45,7 @@ interface RecordBase {
 export type WalletRecord =
   | (RecordBase & { readonly kind: 'hd'; readonly account: AccountKey; readonly secret: SealedSecret })
   | (RecordBase & { readonly kind: 'watch-only'; readonly account: AccountKey })
+  | (RecordBase & { readonly kind: 'hardware'; readonly vendor: HardwareVendor; readonly account: AccountKey })
   | (RecordBase & { readonly kind: 'single-key'; readonly verificationKey: Uint8Array; readonly secret: SealedSecret })
 
 const MAX_NAME_LENGTH = 100
@@ -81,9 +86,10 @@ export function encodeWalletFile(record: WalletRecord): string {
     kind: record.kind,
     createdAt: record.createdAt
   }
+  if (record.kind === 'hardware') doc['vendor'] = record.vendor
   if (record.kind === 'single-key') doc['verificationKey'] = bytesToHex(record.verificationKey)
   else doc['account'] = { index: BigInt(record.account.index), publicKey: encodeAccountXvk(record.account.xvk) }
-  if (record.kind !== 'watch-only') doc['secret'] = encodeSecret(record.secret)
+  if (record.kind === 'hd' || record.kind === 'single-key') doc['secret'] = encodeSecret(record.secret)
   doc['checksum'] = checksumOf(doc)
   return stringifyJson(doc, { indent: 2 }) + '\n'
 }
@@ -183,11 +189,22 @@ function readRecord(fields: Fields): WalletRecord {
       kind === 'hd'
         ? { ...base, kind, account, secret: readSecret(fields.object('secret')) }
         : { ...base, kind, account }
+  } else if (kind === 'hardware') {
+    fields.only([...COMMON_FIELDS, 'vendor', 'account'])
+    const vendor = fields.string('vendor')
+    if (!isHardwareVendor(vendor)) return fields.fail(`"vendor" must be "ledger" or "trezor", got "${vendor}"`)
+    const account = readAccount(fields.object('account'))
+    publicKey = account.xvk
+    record = { ...base, kind, vendor, account }
   } else {
-    return fields.fail(`"kind" must be "hd", "watch-only" or "single-key", got "${kind}"`)
+    return fields.fail(`"kind" must be "hd", "watch-only", "single-key" or "hardware", got "${kind}"`)
   }
   if (walletIdOf(publicKey) !== id) fields.fail('"id" does not match the public key')
   return record
+}
+
+export function isHardwareVendor(vendor: string): vendor is HardwareVendor {
+  return HARDWARE_VENDORS.includes(vendor)
 }
 
 function readAccount(fields: Fields): AccountKey {

@@ -4,7 +4,7 @@
 import { bytesToHex } from '../../core/bytes'
 import { encodeAccountXvk } from '../../core/cardano/keys-bech32'
 import { keyHashOf } from './derivation'
-import type { WalletRecord } from './wallet-file'
+import type { HardwareVendor, WalletRecord } from './wallet-file'
 
 interface WalletInfoBase {
   /** blake2b-160 of the public key, hex; also the wallet file's name. */
@@ -18,6 +18,12 @@ export type WalletInfo =
   | (WalletInfoBase & {
       readonly kind: 'hd' | 'watch-only'
       /** The CIP-1852 account: its index and public key (`acct_xvk…`). */
+      readonly account: { readonly index: number; readonly publicKey: string }
+    })
+  | (WalletInfoBase & {
+      readonly kind: 'hardware'
+      readonly vendor: HardwareVendor
+      /** The CIP-1852 account read from the device: its index and public key (`acct_xvk…`). */
       readonly account: { readonly index: number; readonly publicKey: string }
     })
   | (WalletInfoBase & {
@@ -41,5 +47,6 @@ export function walletInfoOf(record: WalletRecord): WalletInfo {
     }
   }
   const account = { index: record.account.index, publicKey: encodeAccountXvk(record.account.xvk) }
+  if (record.kind === 'hardware') return { id, name, createdAt, kind: 'hardware', vendor: record.vendor, account }
   return { id, name, createdAt, kind: record.kind, account }
 }

@@ -9,8 +9,8 @@ import type { SessionSecret } from './sessions'
 import { publicKeyOfSigningKey } from './signing'
 import { secretBinding, type WalletRecord } from './wallet-file'
 
-/** A wallet with an encrypted secret: any but a watch-only one. */
-export type SecretRecord = Exclude<WalletRecord, { kind: 'watch-only' }>
+/** A wallet with an encrypted secret: HD or single-key (a watch-only one has none, a hardware one's is on the device). */
+export type SecretRecord = Extract<WalletRecord, { kind: 'hd' | 'single-key' }>
 
 export function bindingOf(record: SecretRecord): Uint8Array {
   return secretBinding(record.kind, record.id, record.kind === 'hd' ? record.account.xvk : record.verificationKey)

@@ -2,6 +2,7 @@
 export { readTransaction, transactionOfEnvelope, type TransactionFile } from './read-transaction'
 export {
   assembleTransaction,
+  neededKeys,
   readWitnessFile,
   signTransaction,
   verifyWitness,

@@ -42,7 +42,7 @@ export interface SignResult {
  * The keys the transaction still needs, from the same analysis the review shows (inputs and collateral
  * it spends, required signers, withdrawals, certificates, votes, native scripts), and what is unresolved.
  */
-async function neededKeys(
+export async function neededKeys(
   tx: Uint8Array,
   resolved: readonly ResolvedOutput[]
 ): Promise<{ keys: Map<string, string[]>; unresolved: OutRef[] }> {

@@ -27,7 +27,7 @@ async function withWallet(dir: string = freshDir(), options: Parameters<typeof o
 
 const scryptOf = (file: string) => {
   const record = decodeWalletFile(readFileSync(file, 'utf8'), file)
-  if (record.kind === 'watch-only') throw new Error('a watch-only wallet has no secret')
+  if (record.kind !== 'hd' && record.kind !== 'single-key') throw new Error(`a ${record.kind} wallet has no secret`)
   return record.secret.scrypt
 }
 

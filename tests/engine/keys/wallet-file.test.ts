@@ -151,7 +151,7 @@ describe('wallet file format', () => {
     [
       'an unknown kind',
       (d: JsonObject) => void (d['kind'] = 'paper'),
-      '"kind" must be "hd", "watch-only" or "single-key", got "paper"'
+      '"kind" must be "hd", "watch-only", "single-key" or "hardware", got "paper"'
     ],
     ['another wallet id', (d: JsonObject) => void (d['id'] = '0'.repeat(40)), '"id" does not match the public key'],
     [

@@ -1,0 +1,11 @@
+/** Hardware wallets (Ledger, Trezor): the device requests built from a transaction, and the witnesses they return. */
+export { accountPath, deviceNetwork, VENDOR_NAME, type DeviceNetwork } from './device-plan'
+export {
+  planDeviceSigning,
+  type DeviceRequest,
+  type DeviceSigningInput,
+  type DeviceSigningPlan
+} from './device-signing'
+export { spliceDeviceWitnesses, type DeviceSignature, type DeviceSigned } from './device-witnesses'
+export { checkLedgerRequest, ledgerSignRequest } from './ledger-request'
+export { checkTrezorParams, trezorSignParams } from './trezor-params'

@@ -1,0 +1,141 @@
+/**
+ * A hardware wallet's account in the sandbox: carol's (the sandbox's public test mnemonic, account 0), whose
+ * public key stands for the one a device returns; every kind of transaction Desk builds, built for her by the
+ * service; and a software stand-in for the device's signatures, made with the repo's own derivation and signer
+ * for the same account, so the parsing, verification and splicing around them are what is tested.
+ */
+import { mnemonicToEntropy } from '@scure/bip39'
+import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { sandboxWallet } from '../../../src/chain/sandbox'
+import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
+import type { Contract } from '../../../src/core/marlowe/types'
+import { CSL, withCsl } from '../../../src/csl'
+import { parseRef, type RolesConfig } from '../../../src/engine/build'
+import { chainFacts } from '../../../src/engine/desk/chain-facts'
+import type { DeviceSignature } from '../../../src/engine/hardware'
+import { accountKeysFromEntropy, type KeyRole } from '../../../src/engine/keys/derivation'
+import { vkeyWitnesses } from '../../../src/engine/keys/signing'
+import type { AccountKey } from '../../../src/engine/keys/wallet-file'
+import { ADA, T0, testWallet } from '../build/support'
+import type { ServiceHarness } from '../service/support'
+
+export const carol = testWallet('carol')
+
+const accountKeys = (() => {
+  const entropy = mnemonicToEntropy(sandboxWallet('carol').mnemonic, wordlist)
+  return accountKeysFromEntropy(entropy, 0)
+})()
+
+/** The account public key a device would return for carol's mnemonic. */
+export const CAROL_ACCOUNT: AccountKey = { index: 0, xvk: accountKeys.xvk }
+
+const ROLES: readonly KeyRole[] = ['payment', 'change', 'stake']
+
+/** What a device returns for these paths: signatures of the body hash by the account's keys. */
+export function softwareSignatures(txId: string, paths: readonly (readonly number[])[]): DeviceSignature[] {
+  const secret = { kind: 'hd', accountIndex: 0, accountXvk: accountKeys.xvk, accountXprv: accountKeys.xprv } as const
+  const keyPaths = paths.map((p) => ({ kind: 'derived', account: 0, role: ROLES[p[3]!]!, index: p[4]! }) as const)
+  return vkeyWitnesses(secret, hexToBytes(txId), keyPaths).map((cbor, i) => ({
+    path: paths[i]!,
+    signatureHex: withCsl((s) => s.own(s.own(CSL.Vkeywitness.from_bytes(cbor)).signature()).to_hex())
+  }))
+}
+
+const HOLDER = { type: 'Role', role: 'Holder' } as const
+const CAROL_PARTY = { type: 'Address', address: carol.address } as const
+const ADA_TOKEN = { currencySymbol: '', tokenName: '' }
+const LATER = T0 + 864_000_000n
+
+/**
+ * Holder (a role minted to carol) chooses, then carol (as an address) deposits 5 ada into Holder's account,
+ * and the close pays it to Holder: a payout carol withdraws.
+ */
+export const HOLDER_CONTRACT: Contract = {
+  type: 'When',
+  cases: [
+    {
+      type: 'Case',
+      action: { type: 'Choice', choice: { name: 'go', owner: HOLDER }, bounds: [{ from: 1n, to: 1n }] },
+      then: {
+        type: 'When',
+        cases: [
+          {
+            type: 'Case',
+            action: { type: 'Deposit', account: HOLDER, party: CAROL_PARTY, token: ADA_TOKEN, value: 5n * ADA },
+            then: { type: 'Close' }
+          }
+        ],
+        timeout: LATER,
+        timeoutContinuation: { type: 'Close' }
+      }
+    }
+  ],
+  timeout: LATER,
+  timeoutContinuation: { type: 'Close' }
+}
+
+const HOLDER_ROLES: RolesConfig = {
+  type: 'Mint',
+  roles: [{ name: 'Holder', recipients: [{ destination: { address: carol.address }, quantity: 1n }] }]
+}
+
+export type TxKind = 'create' | 'apply-as-role' | 'apply-as-address' | 'withdraw'
+
+export interface Built {
+  readonly kind: TxKind
+  readonly tx: Uint8Array
+  readonly txId: string
+  /** Submits the signed transaction as Runtime's PUT takes a full Tx, and follows the chain. */
+  submit(signed: Uint8Array): Promise<void>
+  resolved(): Promise<Awaited<ReturnType<typeof chainFacts>>['resolvedInputs']>
+}
+
+/**
+ * Every kind of transaction Desk builds, one after the other: each is handed to `sign` (which must return it
+ * signed) and submitted before the next is built, since each spends the one before.
+ */
+export async function everyTxKind(h: ServiceHarness, sign: (built: Built) => Promise<Uint8Array>): Promise<void> {
+  const envelope = (tx: Uint8Array) => ({ type: 'Tx ConwayEra', description: '', cborHex: bytesToHex(tx) })
+  const step = async (kind: TxKind, tx: Uint8Array, txId: string, target: Parameters<typeof h.service.submit>[0]) => {
+    const built: Built = {
+      kind,
+      tx,
+      txId,
+      submit: async (signed) => {
+        await h.service.submit(target, envelope(signed))
+        await h.follower.sync()
+      },
+      resolved: async () => (await chainFacts(h.sandbox, tx)).resolvedInputs
+    }
+    await built.submit(await sign(built))
+  }
+  const created = await h.service.createContract(
+    { changeAddress: carol.address },
+    { contract: HOLDER_CONTRACT, roles: HOLDER_ROLES, tags: { 'desk.test': 'hardware' }, metadata: {} }
+  )
+  const { contractId } = created
+  await step('create', created.unsigned.tx, contractId.slice(0, 64), { kind: 'create', contractId })
+  const apply = async (kind: TxKind, inputs: Parameters<typeof h.service.applyInputs>[2]['inputs']) => {
+    const built = await h.service.applyInputs(
+      contractId,
+      { changeAddress: carol.address },
+      { inputs, tags: {}, metadata: {} }
+    )
+    await step(kind, built.unsigned.tx, built.transactionId, {
+      kind: 'apply',
+      contractId,
+      transactionId: built.transactionId
+    })
+    return built.transactionId
+  }
+  await apply('apply-as-role', [{ content: { type: 'IChoice', choice: { name: 'go', owner: HOLDER }, chosen: 1n } }])
+  const closed = await apply('apply-as-address', [
+    { content: { type: 'IDeposit', account: HOLDER, party: CAROL_PARTY, token: ADA_TOKEN, amount: 5n * ADA } }
+  ])
+  const payoutId = h.service.getTransaction(contractId, closed).payouts[0]!.payoutId
+  const withdrawal = await h.service.withdraw({ changeAddress: carol.address }, { payouts: [parseRef(payoutId)!] })
+  await step('withdraw', withdrawal.unsigned.tx, withdrawal.withdrawalId, {
+    kind: 'withdraw',
+    withdrawalId: withdrawal.withdrawalId
+  })
+}
