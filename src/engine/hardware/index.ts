@@ -9,3 +9,13 @@ export {
 export { spliceDeviceWitnesses, type DeviceSignature, type DeviceSigned } from './device-witnesses'
 export { checkLedgerRequest, ledgerSignRequest } from './ledger-request'
 export { checkTrezorParams, trezorSignParams } from './trezor-params'
+export { deviceStateError, withDeviceTimeout, type DeviceState } from './device-states'
+export {
+  ledgerStateError,
+  openLedgerUsb,
+  readLedgerAccount,
+  signWithLedger,
+  type LedgerSession,
+  type LedgerTransport
+} from './ledger-device'
+export { trezorSigned, trezorStateError } from './trezor-device'

@@ -8,7 +8,10 @@ import { parseSignTransactionRequest } from '@cardano-foundation/ledgerjs-hw-app
 import CardanoSignTransactionMethod from '@trezor/connect/lib/api/cardano/api/cardanoSignTransaction'
 import { PROTO } from '@trezor/connect/lib/constants'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bytesToHex } from '../../../src/core/bytes'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
+import { trezorSigned } from '../../../src/engine/hardware/trezor-device'
+import { childPublicKey } from '../../../src/engine/keys/derivation'
 import { planDeviceSigning, spliceDeviceWitnesses, type DeviceSigningPlan } from '../../../src/engine/hardware'
 import { serviceHarness, type ServiceHarness } from '../service/support'
 import { CAROL_ACCOUNT, carol, everyTxKind, softwareSignatures, type TxKind } from './support'
@@ -18,6 +21,8 @@ interface Signed {
   readonly trezor: DeviceSigningPlan
   readonly txId: string
   readonly signedTx: Uint8Array
+  /** The same signatures as Trezor Connect's payload names them (by key), spliced the same way. */
+  readonly trezorTx: Uint8Array
 }
 
 let h: ServiceHarness
@@ -38,7 +43,15 @@ beforeAll(async () => {
       signatures: softwareSignatures(built.txId, paths)
     }
     const { tx } = spliceDeviceWitnesses(built.tx, built.txId, CAROL_ACCOUNT, device)
-    signed.set(built.kind, { ledger, trezor, txId: built.txId, signedTx: tx })
+    const pubKey = bytesToHex(childPublicKey(CAROL_ACCOUNT.xvk, 'payment', 0, false))
+    const witnesses = device.signatures.map((s) => ({
+      type: PROTO.CardanoTxWitnessType.SHELLEY_WITNESS,
+      pubKey,
+      signature: s.signatureHex
+    }))
+    const fromTrezor = trezorSigned({ hash: built.txId, witnesses }, CAROL_ACCOUNT, paths)
+    const trezorTx = spliceDeviceWitnesses(built.tx, built.txId, CAROL_ACCOUNT, fromTrezor).tx
+    signed.set(built.kind, { ledger, trezor, txId: built.txId, signedTx: tx, trezorTx })
     return tx
   })
 }, 120_000)
@@ -89,7 +102,8 @@ describe.each(KINDS)('%s', (kind) => {
   })
 
   it('signed at the witness paths and spliced, keeps its body and is confirmed on the sandbox', async () => {
-    const { txId, signedTx } = of()
+    const { txId, signedTx, trezorTx } = of()
+    expect(trezorTx).toEqual(signedTx)
     const decoded = decodeTransaction(signedTx)
     expect(decoded.id).toBe(txId)
     expect(decoded.witnessSet.vkeys.map((w) => w.keyHash)).toEqual([carol.paymentKeyHash])
