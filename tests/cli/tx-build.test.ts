@@ -93,6 +93,42 @@ describe('marlowe-desk tx build', () => {
     expect(again.code).toBe(0)
   }, 120_000)
 
+  test('tx discard: without serve and through it, the build is given up and its submit refused', async () => {
+    const { home, path } = workspace()
+    const build = ['create', path('notify.json'), '--change-address', alice.address, '--out', path('tx.json')]
+    const built = runCli(['tx', 'build', ...build, '--data', home])
+    expect(built.code, built.stderr).toBe(0)
+    const txId = /contract ([0-9a-f]{64})#\d+/.exec(built.stdout)![1]!
+    const discarded = runCli(['tx', 'discard', txId, '--data', home])
+    expect(discarded.stderr).toBe('')
+    const said = new RegExp(
+      `^discarded ${txId} \\(at (\\S+)\\): the funds it held are free, and it can no longer be submitted\n$`
+    )
+    const at = said.exec(discarded.stdout)?.[1]
+    expect(at, discarded.stdout).toBeDefined()
+
+    const s = await startServe(home)
+    servers.push(s)
+    // Through serve: again harmless, the first discard's time kept.
+    const again = runCli(['tx', 'discard', txId.toUpperCase(), '--data', home])
+    expect(again.stdout).toBe(discarded.stdout)
+    const envelope = parseJson(readFileSync(path('tx.json'), 'utf8'))
+    if (!isJsonObject(envelope) || typeof envelope.cborHex !== 'string') throw new Error('tx.json is no TextEnvelope')
+    const signed = signWithSandboxWallets(hexToBytes(envelope.cborHex), [alice])
+    writeFileSync(path('signed.json'), stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: signed }))
+    const submitted = runCli(['tx', 'submit', path('signed.json'), '--data', home])
+    expect(submitted.stderr).toContain('was discarded, so it can no longer be submitted')
+    expect(submitted.stderr).toContain('(BuildDiscarded)')
+    expect(submitted.code).toBe(1)
+
+    const unknown = runCli(['tx', 'discard', 'ab'.repeat(32), '--data', home])
+    expect(unknown.stderr).toContain('(TxNotFound)')
+    expect(unknown.code).toBe(1)
+    const bad = runCli(['tx', 'discard', 'nope', '--data', home])
+    expect(bad.stderr).toContain('nope is not a transaction id (64 hex digits)')
+    expect(bad.code).toBe(2)
+  }, 120_000)
+
   test.each<[string, (p: (name: string) => string) => string[], number, string]>([
     ['no kind', (p) => ['--out', p('o')], 2, 'say what to build: create, apply or withdraw'],
     ['no --out', (p) => ['create', p('notify.json'), '--change-address', alice.address], 2, '--out is required'],

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { bytesToHex } from '../../src/core/bytes'
 import { parseBundle } from '../../src/core/cardano/bundle'
+import { formatRef } from '../../src/core/cardano/refs'
 import { encodeContract } from '../../src/core/marlowe/json/encode'
 import { rolesEscrow } from '../engine/build/flows'
 import { testWallet, sign, ADA } from '../engine/build/support'
@@ -190,5 +191,53 @@ describe('POST /desk/submissions', () => {
       'SubmissionError'
     )
     expect(String(refused.message)).toContain('e'.repeat(64))
+  })
+})
+
+/** The builds holding any of carol's outputs. */
+async function heldBuilds(s: TestServer): Promise<string[]> {
+  const refs = (await s.sandbox.utxosAt([carol.address])).map((u) => formatRef(u.ref))
+  return s.opened.service.heldBy(refs).map((b) => b.txId)
+}
+
+describe('POST /desk/discards', () => {
+  test('an unsigned build is given up: its PUT answers 409 BuildDiscarded, its inputs are free', async () => {
+    const s = (server = await startServer())
+    const { contractId, tx } = await buildEscrow(s)
+    const txId = contractId.slice(0, 64)
+    expect(await heldBuilds(s)).toContain(txId)
+    const answer = await call(s, 'POST', '/desk/discards', { body: { txId: txId.toUpperCase() } })
+    expect(answer.status, answer.text).toBe(200)
+    const discardedAt = stringOf(objectOf(answer.json).discardedAt, 'discardedAt')
+    expect(answer.json).toEqual({ txId, discardedAt: new Date(Number(s.clock.ms)).toISOString() })
+    // Again: nothing changes, the first time is kept.
+    s.clock.ms += 5000n
+    const again = await call(s, 'POST', '/desk/discards', { body: { txId } })
+    expect(again.json).toEqual({ txId, discardedAt })
+
+    const put = await call(s, 'PUT', `/contracts/${encodeURIComponent(contractId)}`, {
+      body: { ...witnessEnvelope(tx, [carol]) }
+    })
+    expect(String(expectApiError(put, 409, 'BuildDiscarded').message)).toContain('was discarded')
+    // The outputs it held are free for the next build.
+    expect(await heldBuilds(s)).not.toContain(txId)
+  })
+
+  test('a submitted transaction cannot be discarded; an unknown one is 404; bad bodies are 400', async () => {
+    const s = (server = await startServer())
+    const { contractId, tx } = await buildEscrow(s)
+    expect((await call(s, 'POST', '/desk/submissions', { body: envelope(sign(tx, [carol])) })).status).toBe(202)
+    const txId = contractId.slice(0, 64)
+    expectApiError(await call(s, 'POST', '/desk/discards', { body: { txId } }), 409, 'AlreadySubmitted')
+    expect(s.opened.service.getContract(contractId).status).toBe('submitted')
+    expectApiError(await call(s, 'POST', '/desk/discards', { body: { txId: 'ab'.repeat(32) } }), 404, 'TxNotFound')
+    expectApiError(await call(s, 'POST', '/desk/discards', {}), 400, 'RequestBodyParseError')
+    expectApiError(await call(s, 'POST', '/desk/discards', { body: { txId: 'abc' } }), 400, 'RequestBodyParseError')
+    expectApiError(
+      await call(s, 'POST', '/desk/discards', { body: { txId, also: true } }),
+      400,
+      'RequestBodyParseError'
+    )
+    expect((await call(s, 'POST', '/desk/discards', { body: { txId }, token: null })).status).toBe(401)
   })
 })

@@ -34,6 +34,7 @@ import { password } from '../secrets'
 import { CHAIN_USAGE, chainOptions } from '../chain'
 import { writeNew } from '../files'
 import { withService } from '../service-client'
+import { TX_ID } from '../../server/requests/ids'
 import { buildCommand } from './tx-build'
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -336,4 +337,27 @@ ${ONLINE_RULE}`,
   }
 }
 
-export const txCommands: readonly Command[] = [buildCommand, review, sign, assemble, bundle, submit]
+const discard: Command = {
+  name: 'tx discard',
+  summary: 'give up an unsigned build, freeing the funds it holds (online)',
+  help: `Usage: marlowe-desk tx discard TXID ${CHAIN_USAGE} [--data DIR]
+
+Gives up a transaction "tx build" (or the service) built and nobody submitted: the wallet outputs it reserved
+are free for other builds at once, and submitting it is refused from then on (BuildDiscarded). Discarding it
+again changes nothing; a transaction already submitted cannot be discarded.
+
+${ONLINE_RULE}`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, chainOptions)
+    const [txId] = expectPositionals(this.name, positionals, ['txid'])
+    if (!TX_ID.test(txId!)) throw usageError(`${this.name}: ${txId!} is not a transaction id (64 hex digits)`)
+    const answer = await withService(this.name, values, async (client) => {
+      return (await client.request('POST', 'desk/discards', { body: { txId: txId! } })).json
+    })
+    const at = isJsonObject(answer) && typeof answer.discardedAt === 'string' ? answer.discardedAt : undefined
+    if (at === undefined) throw new CliError(`${this.name}: the service answered without the time of the discard`)
+    io.out(`discarded ${txId!.toLowerCase()} (at ${at}): the funds it held are free, and it can no longer be submitted`)
+  }
+}
+
+export const txCommands: readonly Command[] = [buildCommand, review, sign, assemble, bundle, submit, discard]

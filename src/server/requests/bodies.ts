@@ -3,7 +3,7 @@
  * aeson instances check it (`RequestBodyParseError`); then the values, in the order and with the messages of
  * Runtime's DTO conversion (`BadRequest`).
  */
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { TxOutRef } from '../../chain/provider'
 import { utf8Length } from '../../core/bytes'
 import type { JsonValue } from '../../core/json/lossless'
@@ -14,6 +14,7 @@ import { EngineError } from '../../engine/errors'
 import { toInitialAccounts } from './accounts'
 import type { NetworkId } from './addresses'
 import { bodyParseError, engineErrorsOnly, invalid, relabel } from './errors'
+import { TX_ID } from './ids'
 import { childPath, parseWith } from './problems'
 import { toRolesConfig } from './roles'
 import {
@@ -145,4 +146,18 @@ export function decodeTextEnvelopeBody(body: JsonValue): TextEnvelopeBody {
     const dto = shape(textEnvelope, body)
     return { type: dto.type, description: dto.description, cborHex: dto.cborHex.toLowerCase() }
   })
+}
+
+/** Desk's POST /desk/discards: which unsigned build to give up. */
+const discardRequest = z.strictObject(
+  {
+    txId: z
+      .string({ error: 'a transaction id (64 hex digits)' })
+      .regex(TX_ID, { error: 'a transaction id (64 hex digits)' })
+  },
+  { error: 'an object' }
+)
+
+export function decodeDiscardBody(body: JsonValue): { readonly txId: string } {
+  return engineErrorsOnly(() => ({ txId: shape(discardRequest, body).txId.toLowerCase() }))
 }

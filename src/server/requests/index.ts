@@ -7,6 +7,7 @@ export type { NetworkId } from './addresses'
 export {
   decodeApplyInputsBody,
   decodeCreateContractBody,
+  decodeDiscardBody,
   decodeObjectBundles,
   decodeTextEnvelopeBody,
   decodeWithdrawBody,
