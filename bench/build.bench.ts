@@ -83,7 +83,7 @@ async function time(count: number, build: () => Promise<unknown>): Promise<Laten
 async function timeEach<T>(
   count: number,
   build: (i: number) => Promise<T>,
-  after: (built: T) => Promise<void>
+  after: (built: T) => Promise<unknown>
 ): Promise<Latencies> {
   const samples: number[] = []
   for (let i = 0; i < count; i += 1) {
@@ -340,7 +340,7 @@ async function throughService(dir: string): Promise<Served> {
           buildAnswer('POST /contracts', a.status, a.body)
         )
       }
-      const submitCreate = (built: BuildAnswer): Promise<void> =>
+      const submitCreate = (built: BuildAnswer): Promise<unknown> =>
         service.submit({ kind: 'create', contractId: built.contractId }, witnessEnvelope(built.tx, [alice]))
 
       await timeEach(SERVICE_WARMUP, () => post(CLOSE), submitCreate)
@@ -367,7 +367,7 @@ async function throughService(dir: string): Promise<Served> {
           buildAnswer('POST /contracts/{id}/transactions', a.status, a.body)
         )
       }
-      const submitApply = (built: BuildAnswer): Promise<void> =>
+      const submitApply = (built: BuildAnswer): Promise<unknown> =>
         service.submit(
           { kind: 'apply', contractId: built.contractId, transactionId: built.transactionId! },
           witnessEnvelope(built.tx, [alice])

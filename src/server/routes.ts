@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { stringifyJson, type JsonObject, type JsonValue } from '../core/json/lossless'
 import { formatRef } from '../core/cardano/refs'
 import {
+  alreadySubmitted,
   contractHeaderJson,
   contractStateJson,
   nextJson,
@@ -19,12 +20,14 @@ import {
   withdrawalJson,
   type MarloweService,
   type PageRequest,
+  type SubmitEnvelope,
+  type SubmitTarget,
   type UnsignedTx
 } from '../engine/service'
 import { sendJson, sendJsonText } from './app'
 import { ResponseCache } from './response-cache'
 import { HttpError } from './errors'
-import { buildVariant, VENDOR_TYPES } from './negotiation'
+import { buildVariant, jsonOnly, VENDOR_TYPES } from './negotiation'
 import { openApiDocument } from './openapi'
 import {
   decodeApplyInputsBody,
@@ -68,6 +71,14 @@ function unsignedJson(unsigned: UnsignedTx, variant: 'json' | 'vendor', alwaysTx
   return alwaysTx
     ? { txBody: txBodyEnvelope(unsigned), tx: txEnvelope(unsigned) }
     : { txBody: txBodyEnvelope(unsigned) }
+}
+
+/**
+ * A PUT as Runtime answers it: 202 once the node took the transaction; a transaction the node already had (the
+ * wallet sent it, or an earlier PUT's answer was lost) is recorded as submitted and answered with Runtime's 409.
+ */
+async function runtimeSubmit(service: MarloweService, target: SubmitTarget, envelope: SubmitEnvelope): Promise<void> {
+  if ((await service.submit(target, envelope)) === 'alreadyOnChain') throw alreadySubmitted(target.kind)
 }
 
 /** The store's page for a Range (pages are the store's, so the cost is the page's, not the list's). */
@@ -120,9 +131,9 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
 
   app.get('/healthcheck', async (_request, reply) => reply.code(200).send())
 
-  app.get('/openapi.json', async (_request, reply) => sendJson(reply, 200, openApiDocument()))
+  app.get('/openapi.json', { preHandler: jsonOnly }, async (_request, reply) => sendJson(reply, 200, openApiDocument()))
 
-  app.get('/contracts', async (request, reply) => {
+  app.get('/contracts', { preHandler: jsonOnly }, async (request, reply) => {
     const q = decodeContractsQuery(request.query)
     const range = parseRangeHeader(header(request, 'range'), 'contractId')
     // Paged by the store: the cost is the page's, however many contracts the chain holds.
@@ -163,7 +174,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     })
   })
 
-  app.get('/contracts/:contractId', async (request, reply) => {
+  app.get('/contracts/:contractId', { preHandler: jsonOnly }, async (request, reply) => {
     const contractId = contractIdOf(request)
     const body = cache.get(`contract ${contractId}`, service.stateVersion, () => {
       const view = service.getContract(contractId)
@@ -175,11 +186,11 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
 
   app.put('/contracts/:contractId', async (request, reply) => {
     const contractId = contractIdOf(request)
-    await service.submit({ kind: 'create', contractId }, decodeTextEnvelopeBody(body(request)))
+    await runtimeSubmit(service, { kind: 'create', contractId }, decodeTextEnvelopeBody(body(request)))
     return reply.code(202).send()
   })
 
-  app.get('/contracts/:contractId/next', async (request, reply) => {
+  app.get('/contracts/:contractId/next', { preHandler: jsonOnly }, async (request, reply) => {
     const contractId = contractIdOf(request)
     const q = decodeNextQuery(withIndexedParties(request.query))
     const steps = service.next(contractId, {
@@ -189,7 +200,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     return sendJson(reply, 200, nextJson(steps))
   })
 
-  app.get('/contracts/:contractId/transactions', async (request, reply) => {
+  app.get('/contracts/:contractId/transactions', { preHandler: jsonOnly }, async (request, reply) => {
     const contractId = contractIdOf(request)
     const range = parseRangeHeader(header(request, 'range'), 'transactionId')
     // Paged by the store: the cost is the page's, however long the contract's history.
@@ -225,7 +236,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     })
   })
 
-  app.get('/contracts/:contractId/transactions/:transactionId', async (request, reply) => {
+  app.get('/contracts/:contractId/transactions/:transactionId', { preHandler: jsonOnly }, async (request, reply) => {
     const contractId = contractIdOf(request)
     const transactionId = decodeTransactionId(params(request).transactionId ?? '')
     const body = cache.get(`tx ${contractId} ${transactionId}`, service.stateVersion, () => {
@@ -238,11 +249,11 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   app.put('/contracts/:contractId/transactions/:transactionId', async (request, reply) => {
     const contractId = contractIdOf(request)
     const transactionId = decodeTransactionId(params(request).transactionId ?? '')
-    await service.submit({ kind: 'apply', contractId, transactionId }, decodeTextEnvelopeBody(body(request)))
+    await runtimeSubmit(service, { kind: 'apply', contractId, transactionId }, decodeTextEnvelopeBody(body(request)))
     return reply.code(202).send()
   })
 
-  app.get('/withdrawals', async (request, reply) => {
+  app.get('/withdrawals', { preHandler: jsonOnly }, async (request, reply) => {
     const q = decodeWithdrawalsQuery(request.query)
     const range = parseRangeHeader(header(request, 'range'), 'withdrawalId')
     const page = service.pageWithdrawals(q.roleCurrencies, storePage(range))
@@ -263,18 +274,18 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     })
   })
 
-  app.get('/withdrawals/:withdrawalId', async (request, reply) => {
+  app.get('/withdrawals/:withdrawalId', { preHandler: jsonOnly }, async (request, reply) => {
     const view = service.getWithdrawal(decodeWithdrawalId(params(request).withdrawalId ?? ''))
     return sendJson(reply, 200, withdrawalJson(view))
   })
 
   app.put('/withdrawals/:withdrawalId', async (request, reply) => {
     const withdrawalId = decodeWithdrawalId(params(request).withdrawalId ?? '')
-    await service.submit({ kind: 'withdraw', withdrawalId }, decodeTextEnvelopeBody(body(request)))
+    await runtimeSubmit(service, { kind: 'withdraw', withdrawalId }, decodeTextEnvelopeBody(body(request)))
     return reply.code(202).send()
   })
 
-  app.get('/payouts', async (request, reply) => {
+  app.get('/payouts', { preHandler: jsonOnly }, async (request, reply) => {
     const q = decodePayoutsQuery(request.query)
     const range = parseRangeHeader(header(request, 'range'), 'payoutId')
     const page = service.pagePayouts(
@@ -292,7 +303,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     })
   })
 
-  app.get('/payouts/:payoutId', async (request, reply) => {
+  app.get('/payouts/:payoutId', { preHandler: jsonOnly }, async (request, reply) => {
     const view = service.getPayout(formatRef(decodePayoutId(params(request).payoutId ?? '')))
     return sendJson(reply, 200, { resource: payoutStateJson(view), links: payoutLinks(view) })
   })

@@ -131,6 +131,18 @@ describe('POST /desk/submissions', () => {
     })
   })
 
+  test('our build the wallet already sent: said to be on chain, recorded as submitted, nothing sent again', async () => {
+    const s = (server = await startServer())
+    const { contractId, tx } = await buildEscrow(s)
+    const signed = sign(tx, [carol])
+    await s.sandbox.submit(signed)
+    const answer = await call(s, 'POST', '/desk/submissions', { body: envelope(signed) })
+    expect(answer.status, answer.text).toBe(200)
+    expect(objectOf(objectOf(answer.json).already).status).toBe('confirmed')
+    expect(objectOf(answer.json).build).toEqual({ kind: 'create', contractId })
+    expect(s.opened.service.getContract(contractId).status).toBe('submitted')
+  })
+
   test('our build is checked against its build: unsigned it is refused and stays unsigned', async () => {
     const s = (server = await startServer())
     const { contractId, tx } = await buildEscrow(s)

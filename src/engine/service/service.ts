@@ -42,6 +42,7 @@ import type {
   PayoutFilter,
   PayoutView,
   SignedSubmission,
+  SubmitOutcome,
   SubmitTarget,
   TransactionHeader,
   TransactionView,
@@ -69,6 +70,17 @@ function superseded(row: TxRow): EngineError {
     `transaction ${row.txId} was superseded: a newer build of the same wallet needed its inputs, so it can no longer be submitted; build it again`,
     { txId: row.txId, supersededAt: row.supersededAt ?? null }
   )
+}
+
+/** Runtime's 409 for a submit of a transaction already submitted or on chain (runtime-api.md §3.4, §3.9, §3.11). */
+export function alreadySubmitted(kind: SubmitTarget['kind']): EngineError {
+  return kind === 'withdraw'
+    ? new EngineError('Conflict', 'WithdrawalAlreadySubmitted', 'Withdrawal already submitted')
+    : new EngineError(
+        'Conflict',
+        'ContractAlreadySubmitted',
+        kind === 'create' ? 'Contract already submitted' : 'Transaction already submitted'
+      )
 }
 
 function discarded(row: TxRow): EngineError {
@@ -309,17 +321,13 @@ export class MarloweService {
 
   // ---- submit ---------------------------------------------------------------------------------------------
 
-  /** Submits the signed form of a stored build; resolves once the node accepted it (Runtime's 202). */
-  async submit(target: SubmitTarget, envelope: SubmitEnvelope): Promise<void> {
+  /**
+   * Submits the signed form of a stored build; resolves once the node accepted it (Runtime's 202), or with
+   * `alreadyOnChain` when the node turned it down because it had it already.
+   */
+  async submit(target: SubmitTarget, envelope: SubmitEnvelope): Promise<SubmitOutcome> {
     const row = this.submitTarget(target)
-    const already = (): EngineError =>
-      target.kind === 'withdraw'
-        ? new EngineError('Conflict', 'WithdrawalAlreadySubmitted', 'Withdrawal already submitted')
-        : new EngineError(
-            'Conflict',
-            'ContractAlreadySubmitted',
-            target.kind === 'create' ? 'Contract already submitted' : 'Transaction already submitted'
-          )
+    const already = (): EngineError => alreadySubmitted(target.kind)
     if (row.status !== 'unsigned' || this.inFlight.has(row.txId)) throw already()
     if (row.discardedAt !== undefined) throw discarded(row)
     if (row.supersededAt !== undefined) throw superseded(row)
@@ -336,6 +344,7 @@ export class MarloweService {
     this.inFlight.add(row.txId)
     try {
       this.store.recordSubmitAttempt(row.txId, signed)
+      let outcome: SubmitOutcome = 'accepted'
       try {
         await this.sendToNode(signed)
       } catch (e) {
@@ -346,9 +355,11 @@ export class MarloweService {
           this.store.clearSubmitAttempt(row.txId)
           throw e
         }
+        outcome = 'alreadyOnChain'
       }
       // The inputs stay reserved until the tx is confirmed: until then the ledger still lists them as unspent.
       if (!this.store.markSubmitted(row.txId, signed, this.now())) throw already()
+      return outcome
     } finally {
       this.inFlight.delete(row.txId)
     }
@@ -373,7 +384,12 @@ export class MarloweService {
       return answer((await this.onChain(txId)) ?? { status: 'submitted' })
     try {
       if (build === undefined) await this.sendToNode(file.tx)
-      else await this.submit(build, { type: txEnvelopeType(file.era), description: '', cborHex: bytesToHex(file.tx) })
+      else {
+        const envelope = { type: txEnvelopeType(file.era), description: '', cborHex: bytesToHex(file.tx) }
+        if ((await this.submit(build, envelope)) === 'alreadyOnChain') {
+          return answer((await this.onChain(txId)) ?? { status: 'submitted' })
+        }
+      }
       return answer()
     } catch (e) {
       if (!(e instanceof EngineError && e.kind === 'Forbidden')) throw e

@@ -5,7 +5,13 @@
  * Every signature is checked here, so a wrong one is a clear 400 rather than a node's ledger error.
  */
 import { BytesError, bytesToHex, hexToBytes } from '../../core/bytes'
-import { envelopeContent, txEnvelopeType, witnessSetEnvelopeType, type Era } from '../../core/cardano/tx-envelope'
+import {
+  envelopeContent,
+  keyWitnessEnvelopeType,
+  txEnvelopeType,
+  witnessSetEnvelopeType,
+  type Era
+} from '../../core/cardano/tx-envelope'
 import {
   addVkeyWitnesses,
   splitTransaction,
@@ -34,11 +40,19 @@ export interface SubmitEnvelope {
 const bad = (code: string, message: string, details: Record<string, unknown> = {}): EngineError =>
   new EngineError('BadRequest', code, message, details)
 
+/**
+ * Runtime's message, word for word (clients match on it); the details list every type this service takes, which
+ * beside Runtime's are cardano-cli's key witness and, for a Conway build, the Babbage witness set the published
+ * Runtime client sends.
+ */
 function unknownType(envelope: SubmitEnvelope, era: Era): EngineError {
+  const allowed = [txEnvelopeType(era), witnessSetEnvelopeType(era)]
+  const taken = [...allowed, keyWitnessEnvelopeType(era)]
+  const accepted = era === 'Babbage' ? taken : [...taken, witnessSetEnvelopeType('Babbage')]
   return bad(
     'BadRequest',
-    `Unknown envelope type - allowed types are: "${txEnvelopeType(era)}", "${witnessSetEnvelopeType(era)}"`,
-    { type: envelope.type }
+    `Unknown envelope type - allowed types are: ${allowed.map((t) => JSON.stringify(t)).join(', ')}`,
+    { type: envelope.type, accepted }
   )
 }
 

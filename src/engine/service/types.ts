@@ -57,6 +57,12 @@ export type SubmitTarget =
   | { readonly kind: 'apply'; readonly contractId: string; readonly transactionId: string }
   | { readonly kind: 'withdraw'; readonly withdrawalId: string }
 
+/**
+ * How a submit ended: the node took the transaction now, or it refused it because it had it already (an earlier
+ * attempt whose answer was lost, or the wallet sent it itself) — recorded as submitted either way.
+ */
+export type SubmitOutcome = 'accepted' | 'alreadyOnChain'
+
 /** A signed transaction taken by the node: which of our builds it was, if one, and whether it was there already. */
 export interface SignedSubmission {
   readonly txId: string

@@ -289,8 +289,8 @@ describe('a retry the node refuses because it already has the tx', () => {
     await refusal(node.current.service.submit(target(contractId), signed))
     node.peer.release('submitTransaction')
     await vi.waitFor(() => expect([...node.peer.mempool]).toEqual([txId]))
-    // The retry is refused by the node, but the node has the tx: the submit counts as done.
-    await node.current.service.submit(target(contractId), signed)
+    // The retry is refused by the node, but the node has the tx: the submit counts as done, and says so.
+    expect(await node.current.service.submit(target(contractId), signed)).toBe('alreadyOnChain')
     expect(node.current.service.getContract(contractId).status).toBe('submitted')
 
     const block = await mine(node, txId)
