@@ -1,8 +1,10 @@
 /**
  * The app's window and the rules every web contents follows: sandboxed, isolated, no Node, no navigation of
- * any frame away from the app's page, no new windows, no webviews, and in a packaged app no DevTools.
+ * any frame away from the app's page, no new windows (an explorer link opens in the system browser instead),
+ * no webviews, and in a packaged app no DevTools.
  */
-import { BrowserWindow, type Input, type WebContents } from 'electron'
+import { BrowserWindow, shell, type Input, type WebContents } from 'electron'
+import { isExplorerUrl } from '../core/cardano/explorer'
 import type { AppPage } from './app-page'
 
 export interface WindowRules {
@@ -27,7 +29,11 @@ function opensDevTools(input: Pick<Input, 'type' | 'key' | 'code' | 'control' | 
 
 /** Applied to every web contents the app creates (`app.on('web-contents-created')`). */
 export function lockDown(contents: WebContents, rules: WindowRules): void {
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
+  // A link with target=_blank lands here: only a block explorer's page leaves, and never in an app window.
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExplorerUrl(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
   contents.on('will-navigate', (event) => event.preventDefault())
   // will-navigate is the main frame's only: this one is every frame's, iframes included.
   contents.on('will-frame-navigate', (event) => event.preventDefault())

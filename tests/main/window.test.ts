@@ -62,7 +62,9 @@ const state = vi.hoisted(() => ({
   quit: vi.fn(),
   ready: undefined as (() => void) | undefined,
   opened: [] as Array<[string, string]>,
-  closed: 0
+  closed: 0,
+  /** The URLs handed to the system browser. */
+  external: [] as string[]
 }))
 
 vi.mock('electron', () => {
@@ -111,6 +113,11 @@ vi.mock('electron', () => {
       getVersion: () => '1.2.3'
     },
     ipcMain: { handle: (channel: string, h: Listener) => state.ipcHandlers.set(channel, h) },
+    shell: {
+      openExternal: async (url: string) => {
+        state.external.push(url)
+      }
+    },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => {
         for (const registration of schemes) state.schemes.push({ registration, afterReady: state.isReady })
@@ -170,6 +177,7 @@ beforeEach(() => {
   state.quit.mockReset()
   state.opened.length = 0
   state.closed = 0
+  state.external.length = 0
 })
 
 describe('main window', () => {
@@ -299,6 +307,25 @@ describe('main window', () => {
     expect(check('media', 'app://desk', { mediaType: 'video', isMainFrame: false })).toBe(false)
     expect(check('media', 'https://example.com', { mediaType: 'video', isMainFrame: true })).toBe(false)
     expect(check('clipboard-read', 'app://desk', { isMainFrame: true })).toBe(false)
+  })
+
+  it('opens a block explorer page in the system browser, never in a window, and nothing else', async () => {
+    await startMain()
+    const w = state.windows[0]!.contents
+    const tx = `https://preprod.cardanoscan.io/transaction/${'ab'.repeat(32)}`
+    const address = 'https://cardanoscan.io/address/addr1vx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzers66hrl8'
+    for (const url of [tx, address]) expect(w.openHandler?.({ url })).toEqual({ action: 'deny' })
+    const refused = [
+      'https://example.com',
+      'http://cardanoscan.io/transaction/' + 'ab'.repeat(32),
+      'https://cardanoscan.io.evil.example/transaction/' + 'ab'.repeat(32),
+      `https://cardanoscan.io/transaction/${'ab'.repeat(32)}?next=https://example.com`,
+      'https://cardanoscan.io/',
+      'file:///etc/passwd',
+      'javascript:alert(1)'
+    ]
+    for (const url of refused) expect(w.openHandler?.({ url })).toEqual({ action: 'deny' })
+    expect(state.external).toEqual([tx, address])
   })
 
   it('locks down every web contents the app creates, not only the window', async () => {
