@@ -418,6 +418,13 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
         await waitForText(byId('review-panel'), /Buyer/)
         await shot('review-create-marlowe-tab')
         await reviewTxId()
+        // Each recipient whole, wrapping inside its card in an 800-pixel window too, for a reviewer to check.
+        const wide = page.viewportSize()
+        await page.setViewportSize({ width: 800, height: 600 })
+        await waitForText(byId('review-panel'), bob.address)
+        expect(await overflowing(page)).toEqual([])
+        await shot('review-create-outputs-800')
+        if (wide !== null) await page.setViewportSize(wide)
         await countSamsNetEffect()
       })
 
@@ -559,7 +566,7 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
     } finally {
       await context.close()
     }
-  }, 240_000)
+  }, 300_000)
 
   // On the story's wallets and contract: run after it, as vitest runs a file's tests in order.
   const LOOKS: readonly Look[] = [

@@ -124,7 +124,7 @@ describe('contract detail', () => {
     ])
   })
 
-  test('before the deadline the sandbox clock can be moved past it', async () => {
+  test('before the deadline the sandbox clock can be moved past it, once confirmed', async () => {
     let chainTime = NOW
     const { wrapper, desk } = await detail(NOW, {
       'app.status': () => status(chainTime),
@@ -136,9 +136,25 @@ describe('contract detail', () => {
     expect(wrapper.find('[data-testid=apply-timeout]').exists()).toBe(false)
     await wrapper.get('[data-testid=sandbox-advance]').trigger('click')
     await flushPromises()
+    expect(desk.requests('sandbox.advance')).toEqual([])
+    const confirm = wrapper.get('[data-testid=sandbox-advance-confirm]')
+    expect(confirm.text()).toContain(`from ${formatTime(NOW)} to ${formatTime(DEADLINE + 1000n)}?`)
+    expect(confirm.text()).toContain('the clock never goes back')
+    await wrapper.get('[data-testid=sandbox-advance-yes]').trigger('click')
+    await flushPromises()
     expect(desk.requests('sandbox.advance')).toEqual([{ toTime: DEADLINE + 1000n }])
     expect(wrapper.find('[data-testid=sandbox-advance]').exists()).toBe(false)
     expect(wrapper.find('[data-testid=apply-timeout]').exists()).toBe(true)
+  })
+
+  test('cancelled, the clock stays where it is', async () => {
+    const { wrapper, desk } = await detail(NOW, { 'sandbox.advance': ({ toTime }) => status(toTime) })
+    await wrapper.get('[data-testid=sandbox-advance]').trigger('click')
+    await wrapper.get('[data-testid=sandbox-advance-cancel]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid=sandbox-advance-confirm]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid=sandbox-advance]').exists()).toBe(true)
+    expect(desk.requests('sandbox.advance')).toEqual([])
   })
 
   test('once the deadline has passed, the timeout is applied with no inputs', async () => {
