@@ -9,14 +9,15 @@ import { createServer, listen } from '../server/app'
 
 export class LocalApi {
   private server: FastifyInstance | undefined
-  private serving: { readonly port: number; readonly service: MarloweService } | undefined
+  /** `port` as asked for in the settings; `served`, the one the socket took (what other programs use). */
+  private serving: { readonly port: number; readonly served: number; readonly service: MarloweService } | undefined
   private problem: string | undefined
 
   constructor(private readonly token: string) {}
 
   get state(): LocalApiState {
     if (this.serving !== undefined) {
-      return { listening: true, url: `http://127.0.0.1:${this.serving.port}/`, token: this.token }
+      return { listening: true, url: `http://127.0.0.1:${this.serving.served}/`, token: this.token }
     }
     return { listening: false, token: this.token, ...(this.problem === undefined ? {} : { problem: this.problem }) }
   }
@@ -29,8 +30,9 @@ export class LocalApi {
     this.problem = undefined
     if (!setting.enabled) return
     const server = createServer({ service, token: this.token, corsOrigins: [] })
+    let served: number
     try {
-      await listen(server, setting.port)
+      served = await listen(server, setting.port)
     } catch (e) {
       await server.close()
       const code = (e as NodeJS.ErrnoException).code
@@ -41,7 +43,7 @@ export class LocalApi {
       return
     }
     this.server = server
-    this.serving = { port: setting.port, service }
+    this.serving = { port: setting.port, served, service }
   }
 
   async stop(): Promise<void> {

@@ -5,7 +5,7 @@
  * the local API's address and token shown while it runs; what `serve --ui` fixes is shown and disabled.
  */
 import { flushPromises, type VueWrapper } from '@vue/test-utils'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { DeskError, type DeskSettings, type SettingsState } from '../../src/api/contract'
 import App from '../../src/renderer/src/App.vue'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
@@ -195,8 +195,25 @@ describe('settings', () => {
     )
     const { wrapper } = await openSettings({}, running)
     expect(find(wrapper, 'local-api-running').text()).toContain('http://127.0.0.1:3780/')
+    expect(find(wrapper, 'local-api-port').text()).toBe('3780')
+    // Hidden until asked for, copied whole either way.
+    expect(find(wrapper, 'local-api-running').text()).not.toContain(TOKEN)
+    expect(find(wrapper, 'local-api-token').text()).toBe('•'.repeat(12))
+    expect(find(wrapper, 'local-api-token-url').text()).toBe(`http://127.0.0.1:3780/t/${'•'.repeat(12)}/`)
+    const writeText = vi.fn(async (_text: string) => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    await wrapper
+      .findAll('button')
+      .find((b) => b.text() === 'Copy token')!
+      .trigger('click')
+    await flushPromises()
+    expect(writeText).toHaveBeenLastCalledWith(TOKEN)
+    await find(wrapper, 'local-api-reveal').trigger('click')
+    expect(find(wrapper, 'local-api-reveal').attributes('aria-pressed')).toBe('true')
     expect(find(wrapper, 'local-api-token').text()).toBe(TOKEN)
     expect(find(wrapper, 'local-api-running').text()).toContain(`http://127.0.0.1:3780/t/${TOKEN}/`)
+    await find(wrapper, 'local-api-reveal').trigger('click')
+    expect(find(wrapper, 'local-api-running').text()).not.toContain(TOKEN)
     expect(find(wrapper, 'settings-warning').text()).toContain('the defaults are in use')
 
     const taken = await openSettings(
@@ -211,14 +228,22 @@ describe('settings', () => {
 
   test('what serve --ui fixes is explained and cannot be edited', async () => {
     const fixed = stateOf(
-      { ...DEFAULTS, network: 'preprod', node: { ogmios: 'ws://node:1337' } },
-      { networkFixed: 'Started with --network preprod.', localApiFixed: 'This server is the local API.' }
+      { ...DEFAULTS, network: 'preprod', node: { ogmios: 'ws://node:1337' }, localApi: { enabled: true, port: 3780 } },
+      {
+        networkFixed: 'Started with --network preprod.',
+        localApiFixed: 'This server is the local API.',
+        localApi: { listening: true, url: 'http://127.0.0.1:41234/', token: TOKEN }
+      }
     )
     const { wrapper } = await openSettings({}, fixed)
+    // The port serve was started on, not the one in the settings file.
+    expect(find(wrapper, 'local-api-port').text()).toBe('41234')
+    expect(find(wrapper, 'field-api-port').exists()).toBe(false)
     expect(find(wrapper, 'network-fixed').text()).toBe('Started with --network preprod.')
     expect(find(wrapper, 'local-api-fixed').text()).toBe('This server is the local API.')
     expect((find(wrapper, 'field-ogmios').element as HTMLInputElement).disabled).toBe(true)
-    expect((find(wrapper, 'local-api-enabled').element as HTMLInputElement).disabled).toBe(true)
+    // Neither switched nor moved here: serve's own flags decide, and it is serving.
+    expect(find(wrapper, 'local-api-enabled').exists()).toBe(false)
     expect((find(wrapper, 'field-auto-lock').element as HTMLInputElement).disabled).toBe(false)
   })
 })
