@@ -142,6 +142,25 @@ export interface ContractDetail {
   readonly parties?: readonly string[]
 }
 
+/** One of a wallet's transactions, as its activity list shows it. */
+export interface WalletActivityItem {
+  readonly txId: string
+  readonly kind: TxKind
+  /** The contract it opened or moved; absent for a withdrawal. */
+  readonly contractId?: string
+  readonly status: TxStatusName
+  /** `built`: by a wallet here; `chain`: by someone else, seen paying this wallet. */
+  readonly origin: 'built' | 'chain'
+  /** POSIX ms: its block's time once on chain, else when it was built. */
+  readonly at: bigint
+}
+
+/** A page of a wallet's activity, newest first, and how many there are in all. */
+export interface WalletActivityPage {
+  readonly items: readonly WalletActivityItem[]
+  readonly total: number
+}
+
 export interface RoleRecipient {
   readonly role: string
   /** bech32 address that receives the role token. */
@@ -322,6 +341,11 @@ export interface DeskApi {
   }
   /** The account public key, for a watch-only copy elsewhere; never a private key. Not for a signing-key wallet. */
   'wallets.exportPublic': { request: { walletId: string }; response: PublicKeyExport }
+  /**
+   * The wallet's transactions known here (its builds, unsigned ones too but not discarded or superseded ones, and
+   * others' that pay it), newest first, `limit` from `offset`.
+   */
+  'wallets.activity': { request: { walletId: string; offset: number; limit: number }; response: WalletActivityPage }
 
   /** Sandbox only: test ada from the faucet; move the ledger clock forward to reach deadlines. */
   'sandbox.fund': { request: { walletId: string; ada: bigint }; response: { txId: string } }
@@ -408,6 +432,7 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'wallets.remove',
   'wallets.changePassword',
   'wallets.exportPublic',
+  'wallets.activity',
   'sandbox.fund',
   'sandbox.advance',
   'contracts.list',

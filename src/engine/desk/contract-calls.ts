@@ -153,7 +153,7 @@ function builtBy(view: ContractView, wallet: WalletParties): boolean {
 }
 
 /** POSIX ms of a slot, when the chain's eras cover it. */
-function slotTime(eras: readonly EraSummary[], slot: bigint): bigint | undefined {
+export function slotTime(eras: readonly EraSummary[], slot: bigint): bigint | undefined {
   try {
     return new SlotClock(eras, slot, 0n).slotToTime(slot)
   } catch (e) {

@@ -8,6 +8,7 @@ import { networkNodeSchema, settingsSchema } from './settings-file'
 
 const MAX_TEXT = 16 * 1024 * 1024
 const MAX_FAUCET_ADA = 100_000n
+const MAX_ACTIVITY_PAGE = 100
 
 const walletId = z.string().regex(/^[0-9a-f]{40}$/, 'not a wallet id (40 lowercase hex characters)')
 const txId = z
@@ -44,6 +45,11 @@ export const REQUEST_SCHEMAS: Schemas = {
   'wallets.remove': z.strictObject({ walletId, confirmName: name }),
   'wallets.changePassword': z.strictObject({ walletId, oldPassword: password, newPassword: password }),
   'wallets.exportPublic': z.strictObject({ walletId }),
+  'wallets.activity': z.strictObject({
+    walletId,
+    offset: z.number().int().min(0).max(1_000_000),
+    limit: z.number().int().min(1).max(MAX_ACTIVITY_PAGE)
+  }),
 
   'sandbox.fund': z.strictObject({
     walletId,

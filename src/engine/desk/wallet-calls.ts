@@ -3,6 +3,7 @@
  * the one exception is the phrase of a wallet just created, returned once for the user to write down. Exports
  * are of public keys only.
  */
+import { walletActivity } from './activity'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -22,6 +23,7 @@ type WalletCall =
   | 'wallets.remove'
   | 'wallets.changePassword'
   | 'wallets.exportPublic'
+  | 'wallets.activity'
   | 'sandbox.fund'
   | 'sandbox.advance'
 
@@ -104,6 +106,8 @@ export function walletCalls(ctx: DeskContext): HandlersOf<WalletCall> {
       const { bech32, envelope } = await ctx.keystore.exportAccountKey(walletId)
       return { accountKey: bech32, file: { fileName: accountKeyFileName(info.name), text: envelope } }
     },
+
+    'wallets.activity': (request) => walletActivity(ctx, request),
 
     'sandbox.fund': async ({ walletId, ada }) => {
       const sandbox = sandboxOf(ctx)

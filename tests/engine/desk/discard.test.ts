@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { WalletSummary } from '../../../src/api/contract'
 import { DelegatingProvider } from '../../../src/chain/delegating-provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
-import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
 import { readTransaction } from '../../../src/engine/sign'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
 import { ADA, ManualClock, T0 } from '../build/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, notifyUntil as notify, PASSWORD, type DeskHarness } from './support'
 
 /** A node that takes transactions into its mempool and never puts them in a block. */
 class StuckMempool extends DelegatingProvider {
@@ -29,13 +28,6 @@ class StuckMempool extends DelegatingProvider {
 let h: DeskHarness
 let sam: WalletSummary
 let stuck: StuckMempool
-
-const notify = (n: bigint): Contract => ({
-  type: 'When',
-  cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }],
-  timeout: T0 + 86_400_000n * n,
-  timeoutContinuation: CLOSE
-})
 
 async function build(n: bigint): Promise<string> {
   const built = await h.opened.service.createContract(

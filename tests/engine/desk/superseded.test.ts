@@ -5,19 +5,11 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { WalletSummary } from '../../../src/api/contract'
 import type { SandboxProvider } from '../../../src/chain/sandbox'
-import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
-import { ADA, T0 } from '../build/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { ADA } from '../build/support'
+import { deskHarness, notifyUntil as notify, PASSWORD, type DeskHarness } from './support'
 
 let h: DeskHarness
 let sam: WalletSummary
-
-const notify = (n: bigint): Contract => ({
-  type: 'When',
-  cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }],
-  timeout: T0 + 86_400_000n * n,
-  timeoutContinuation: CLOSE
-})
 
 beforeAll(async () => {
   h = await deskHarness()

@@ -14,6 +14,7 @@ import { SandboxProvider } from '../../../src/chain/sandbox'
 import { createDesk, handleDeskCall, type DeskHandlers } from '../../../src/engine/desk'
 import { Keystore } from '../../../src/engine/keys'
 import { openService, type OpenService } from '../../../src/engine/service'
+import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
 import { ManualClock, T0 } from '../build/support'
 import { FAST_SCRYPT } from '../keys/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
@@ -108,3 +109,11 @@ export async function deskHarness(
     }
   }
 }
+
+/** The smallest contract with a deadline: it waits for a notification until `days` after T0, then closes. */
+export const notifyUntil = (days: bigint): Contract => ({
+  type: 'When',
+  cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }],
+  timeout: T0 + 86_400_000n * days,
+  timeoutContinuation: CLOSE
+})

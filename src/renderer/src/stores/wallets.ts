@@ -6,7 +6,7 @@
 import { defineStore } from 'pinia'
 // `watch` is also this store's action for watch-only wallets.
 import { computed, onScopeDispose, ref, watch as watchSource } from 'vue'
-import type { PublicKeyExport, WalletBalance, WalletSummary } from '../../../api/contract'
+import type { PublicKeyExport, WalletActivityPage, WalletBalance, WalletSummary } from '../../../api/contract'
 import { useDesk } from '../api/desk'
 import { isWalletLocked } from '../model/errors'
 
@@ -156,6 +156,11 @@ export const useWalletsStore = defineStore('wallets', () => {
     return desk['wallets.exportPublic']({ walletId: requireSelected().id })
   }
 
+  /** A page of the wallet in use's transactions, newest first. */
+  async function activity(offset: number, limit: number): Promise<WalletActivityPage> {
+    return desk['wallets.activity']({ walletId: requireSelected().id, offset, limit })
+  }
+
   /** Deletes the wallet in use from this computer; the next one (if any) is in use after. */
   async function remove(confirmName: string): Promise<void> {
     const { walletId } = await desk['wallets.remove']({ walletId: requireSelected().id, confirmName })
@@ -194,6 +199,7 @@ export const useWalletsStore = defineStore('wallets', () => {
     rename,
     changePassword,
     exportPublic,
+    activity,
     remove,
     refreshBalance,
     fund,
