@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 /** The JSON editor (CodeMirror) checks with the core's lossless codec, says where the first problem is, and marks it. */
-import { forceLinting } from '@codemirror/lint'
+import { diagnosticCount, forceLinting } from '@codemirror/lint'
+import { StateEffect } from '@codemirror/state'
+import { EditorView } from '@codemirror/view'
 import { mount } from '@vue/test-utils'
 import { afterEach, describe, expect, test } from 'vitest'
 import type { Contract } from '../../src/core/marlowe/types'
@@ -11,6 +13,16 @@ import {
   pathSteps
 } from '../../src/renderer/src/components/new-contract/contract-json-check'
 import { editorRoot, editorText, editorView, setEditorText } from './support/code-editor'
+
+/** Resolves once the linter's diagnostics are in the editor (and so drawn: listeners run after the DOM update). */
+function diagnosticsArrive(view: EditorView): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = EditorView.updateListener.of((update) => {
+      if (diagnosticCount(update.state) > 0) resolve()
+    })
+    view.dispatch({ effects: StateEffect.appendConfig.of(listener) })
+  })
+}
 
 const mounted: { unmount(): void }[] = []
 afterEach(() => mounted.splice(0).forEach((w) => w.unmount()))
@@ -99,8 +111,10 @@ describe('contract JSON editor', () => {
 
   test('the linter marks the problem in the text', async () => {
     const { wrapper } = editor(SYNTAX)
-    forceLinting(editorView(wrapper))
-    await new Promise((r) => setTimeout(r, 50))
+    const view = editorView(wrapper)
+    const marked = diagnosticsArrive(view)
+    forceLinting(view)
+    await marked
     expect(editorRoot(wrapper).querySelector('.cm-lintRange-error')?.textContent).toBe('c')
   })
 })

@@ -14,9 +14,25 @@ const ref = (n: number) => ({ txId: n.toString(16).padStart(64, '0'), index: n %
 const text = (n: number): string => `${ref(n).txId}#${ref(n).index}`
 
 describe('SqliteInputReservations', () => {
-  it('is what the builder takes', () => {
-    const reservations: InputReservations = new SqliteInputReservations(openDatabase(':memory:'))
-    expect(reservations).toBeDefined()
+  it('is what the builder takes: a build’s inputs are held in the file, for every other connection', async () => {
+    const path = file()
+    const sandbox = SandboxProvider.open({ clockTickMs: false })
+    try {
+      const reservations: InputReservations = new SqliteInputReservations(openDatabase(path))
+      const builder = new MarloweTxBuilder({ provider: sandbox, reservations })
+      const built = await builder.create(
+        { changeAddress: sandboxWallet('alice').address },
+        { contract: { type: 'Close' } }
+      )
+      const spent = built.spent.map((r) => `${r.txId}#${r.index}`)
+      expect(spent.length).toBeGreaterThan(0)
+      const other = new SqliteInputReservations(openDatabase(path))
+      const attempt = await other.tryReserve({ key: 'other', spend: built.spent, collateral: [], expiresAt: 1 }, 0)
+      expect(attempt.ok).toBe(false)
+      expect(attempt.ok ? [] : [...attempt.conflicts].sort()).toEqual([...spent].sort())
+    } finally {
+      await sandbox.close()
+    }
   })
 
   it('refuses inputs another pending build spends or uses as collateral; shares collateral', async () => {

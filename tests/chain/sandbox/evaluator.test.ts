@@ -1,7 +1,8 @@
 /**
  * The uplc wasm grows its memory on every evaluation and never gives it back (tooling notes §3.4.7). With the
- * recycling evaluator the memory of the instance in use stays bounded; without recycling it keeps growing.
- * Memory is measured, not time.
+ * recycling evaluator the memory of the instance in use stays bounded: every cycle after the first stays within
+ * the first one's peak, however many evaluations run, and the budgets do not change across reloads. Memory is
+ * measured, not time.
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { semanticsValidatorAddress } from '../../../src/chain/deployments'
@@ -59,19 +60,19 @@ async function memoryOverEvaluations(recycleEvaluatorEvery: number): Promise<{ s
 }
 
 describe('the recycling evaluator', () => {
-  test('keeps the wasm memory bounded where the stock instance keeps growing', async () => {
-    const { samples: stock } = await memoryOverEvaluations(Number.MAX_SAFE_INTEGER)
-    expect(sandbox.evaluatorStats().reloads).toBe(0)
-    await sandbox.close()
-    const { samples: recycled, budgets } = await memoryOverEvaluations(RECYCLE_EVERY)
+  test('keeps the wasm memory of the instance in use within one cycle’s growth, however many evaluations run', async () => {
+    const { samples, budgets } = await memoryOverEvaluations(RECYCLE_EVERY)
     // One more evaluation than the loop's: the emulator evaluates the locking transaction too.
     expect(sandbox.evaluatorStats().reloads).toBe(Math.floor((EVALUATIONS + 1) / RECYCLE_EVERY))
     expect(budgets).toHaveLength(1)
 
-    const growth = (s: number[]): number => Math.max(...s) - s[0]!
-    // The stock instance grows by some 25–32 KiB an evaluation; the recycled one only within one cycle of 50.
-    expect(growth(stock)).toBeGreaterThan(4 * MIB)
-    expect(growth(recycled)).toBeLessThan(growth(stock) / 3)
-    expect(recycled.at(-1)!).toBeLessThan(stock.at(-1)!)
+    // The first cycle (the locking transaction's evaluation, then these) sets the peak; four more cycles of the
+    // same work stay under it, give or take a wasm page or so of allocator noise.
+    const firstCycle = Math.max(...samples.slice(0, RECYCLE_EVERY - 1))
+    const later = samples.slice(RECYCLE_EVERY - 1)
+    expect(later).toHaveLength(EVALUATIONS - RECYCLE_EVERY + 1)
+    expect(Math.max(...later)).toBeLessThanOrEqual(firstCycle + MIB / 4)
+    // A reload is seen: the memory drops back below the first cycle's peak after it.
+    expect(Math.min(...later)).toBeLessThan(firstCycle)
   })
 })

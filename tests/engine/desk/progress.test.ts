@@ -14,16 +14,24 @@ import { deskHarness, PASSWORD, type DeskHarness } from './support'
 class HeldSandbox {
   private gate: Promise<void> | undefined
   private open = (): void => undefined
+  private reached = (): void => undefined
 
   constructor(readonly provider: SandboxProvider) {
     const utxosAt = provider.utxosAt.bind(provider)
     const submit = provider.submit.bind(provider)
-    provider.utxosAt = async (addresses) => (await this.gate, utxosAt(addresses))
-    provider.submit = async (tx) => (await this.gate, submit(tx))
+    const held = async <T>(work: () => Promise<T>): Promise<T> => {
+      if (this.gate !== undefined) this.reached()
+      await this.gate
+      return work()
+    }
+    provider.utxosAt = (addresses) => held(() => utxosAt(addresses))
+    provider.submit = (tx) => held(() => submit(tx))
   }
 
-  hold(): void {
+  /** Holds the next reads and submissions; resolves once the first of them waits at the gate. */
+  hold(): Promise<void> {
     this.gate = new Promise((resolve) => (this.open = resolve))
+    return new Promise((resolve) => (this.reached = resolve))
   }
 
   release(): void {
@@ -49,14 +57,9 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-/** Polls `app.progress` (as the renderer does) until `call` shows up at `stage`. */
-async function reportAt(call: DeskCall, stage: string): Promise<ProgressReport> {
-  for (let i = 0; i < 400; i += 1) {
-    const found = (await h.ok('app.progress', {})).find((r) => r.call === call && r.stage === stage)
-    if (found !== undefined) return found
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-  throw new Error(`${call} never showed "${stage}" in app.progress`)
+/** What `app.progress` reports of `call` now (the call waits at the gate, so its stage cannot move on). */
+async function reportOf(call: DeskCall): Promise<ProgressReport | undefined> {
+  return (await h.ok('app.progress', {})).find((r) => r.call === call)
 }
 
 describe('app.progress', () => {
@@ -65,14 +68,15 @@ describe('app.progress', () => {
   })
 
   test('a build shows its stage while the wallet outputs are read, and nothing once it is done', async () => {
-    held.hold()
+    const readingOutputs = held.hold()
     const building = h.ok('contracts.create', {
       walletId: alice.id,
       contractJson: stringifyContract(CLOSE),
       roles: [],
       tags: []
     })
-    const report = await reportAt('contracts.create', 'Building the transaction')
+    await readingOutputs
+    const report = await reportOf('contracts.create')
     expect(report).toEqual({
       id: expect.any(String),
       call: 'contracts.create',
@@ -86,10 +90,11 @@ describe('app.progress', () => {
     expect(await h.ok('app.progress', {})).toEqual([])
 
     // Signing and submitting: held at the node, with its stage; the password never appears in a report.
-    held.hold()
+    const atTheNode = held.hold()
     const submitting = h.ok('tx.signAndSubmit', { txId: built.txId, walletId: alice.id, password: PASSWORD })
-    const during = await reportAt('tx.signAndSubmit', 'Submitting to the node')
-    expect(during).toMatchObject({ step: 5, steps: 5 })
+    await atTheNode
+    const during = await reportOf('tx.signAndSubmit')
+    expect(during).toMatchObject({ stage: 'Submitting to the node', step: 5, steps: 5 })
     expect(JSON.stringify(during, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(PASSWORD)
     held.release()
     expect(await submitting).toMatchObject({ status: 'submitted' })
