@@ -24,7 +24,12 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     // Prints which Marlowe scripts the lifecycle tests run on (stand-ins or MARLOWE_VALIDATORS_DIR's), and builds
     // the engine's worker thread, which the engine cannot start from its TypeScript sources.
-    globalSetup: ['tests/support/validators-mode.ts', 'tests/support/engine-worker.ts'],
+    // Where MARLOWE_REQUIRE_VECTORS=1 (CI), fails the run at once without the conformance vectors.
+    globalSetup: [
+      'tests/support/validators-mode.ts',
+      'tests/support/engine-worker.ts',
+      'tests/support/vectors-required.ts'
+    ],
     setupFiles: ['tests/support/engine-worker-setup.ts'],
     environment: 'node',
     testTimeout: 60_000,
