@@ -43,7 +43,7 @@ const KUPO_CONTRACTS = 2_500
 const GET_REQUESTS = 15
 
 /** The sandbox, with its index answering from the synthetic history instead of its own ledger. */
-function indexedSandbox(sandbox: SandboxProvider, history: SyntheticHistory): ChainProvider {
+export function indexedSandbox(sandbox: SandboxProvider, history: SyntheticHistory): ChainProvider {
   const semantics = marloweDeployment('sandbox').semantics.hash
   const log = new ScriptTxLog(history.txs.map((t) => ({ ...t, scripts: [semantics] })))
   const blocks = new Set(history.txs.map((t) => t.block.blockHash))
@@ -99,7 +99,7 @@ async function readPages(provider: ChainProvider, total: number): Promise<number
 }
 
 /** The service's follower reading the whole history; its rate, and settled RSS after each round. */
-async function catchUp(opened: OpenService, total: number): Promise<{ rate: number; rss: number[] }> {
+export async function catchUp(opened: OpenService, total: number): Promise<{ rate: number; rss: number[] }> {
   const rss: number[] = []
   let indexed = 0
   let indexing = 0

@@ -30,6 +30,7 @@ import { openService, type OpenService, type SubmitTarget, type UnsignedTx } fro
 import { createServer, listen } from '../src/server/app'
 import { testWallet, type TestWallet } from '../tests/engine/build/support'
 import { witnessEnvelope } from '../tests/engine/service/support'
+import { benchContractLists } from './contract-lists'
 import { printRows, type Row } from './harness'
 import { httpGet } from './http'
 import { percentile } from './load'
@@ -197,6 +198,7 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<v
 
 export async function benchScale(): Promise<void> {
   await installNativeCodecs()
+  await benchContractLists()
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-scale-'))
   const sandbox = SandboxProvider.open({ clockTickMs: false })
   const opened = openService({ provider: sandbox, databasePath: join(dir, 'store.sqlite'), followEveryMs: false })

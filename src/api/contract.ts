@@ -13,6 +13,9 @@ export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
 /** The keystore's rule for a new password (in characters, as people count them); forms show it before submit. */
 export const MIN_PASSWORD_LENGTH = 8
 
+/** The most contracts one page of `contracts.list` holds. */
+export const MAX_CONTRACT_LIST_PAGE = 500
+
 export interface AppStatus {
   readonly version: string
   readonly network: NetworkName
@@ -354,9 +357,13 @@ export interface DeskApi {
   /**
    * Every contract the engine knows (built here or found on chain), newest first; for a wallet, only those in
    * which it is a party (one of its addresses, or a role token it holds) and its own unsigned creations, with
-   * what each waits for from it and its parties there.
+   * what each waits for from it and its parties there. With `limit`, one page of at most that many, after the
+   * contract `after` (the last one of the previous page); a page shorter than `limit` is the last.
    */
-  'contracts.list': { request: { walletId?: string }; response: readonly ContractListItem[] }
+  'contracts.list': {
+    request: { walletId?: string; after?: string; limit?: number }
+    response: readonly ContractListItem[]
+  }
   /** The contract, and the wallet's parties in it when given. */
   'contracts.get': { request: { contractId: string; walletId?: string }; response: ContractDetail }
   /** What the contract accepts now (Runtime's Next JSON), for the wallet's parties when given. */

@@ -133,5 +133,45 @@ export const MIGRATIONS: readonly string[] = [
      hash TEXT PRIMARY KEY,
      contract TEXT NOT NULL,
      adjacency TEXT NOT NULL
-   ) STRICT, WITHOUT ROWID;`
+   ) STRICT, WITHOUT ROWID;`,
+  // 8: lists whose cost is the page's. The unfiltered lists' Total-Count is kept as rows change, by triggers, so
+  // that every write path (a confirmation, a rollback, a deleted chain transaction) keeps it right, instead of a
+  // COUNT(*) over the whole list; and the desk's list of every stored contract (newest build first) pages by an
+  // index on the creations' build time.
+  `CREATE TABLE list_counts (list TEXT PRIMARY KEY, n INTEGER NOT NULL) STRICT, WITHOUT ROWID;
+   INSERT INTO list_counts (list, n) VALUES
+     ('contracts', (SELECT COUNT(*) FROM contracts WHERE created_block_no IS NOT NULL)),
+     ('withdrawals', (SELECT COUNT(*) FROM txs WHERE kind = 'withdraw' AND status = 'confirmed')),
+     ('payouts', (SELECT COUNT(*) FROM payouts)),
+     ('payouts available', (SELECT COUNT(*) FROM payouts WHERE withdrawal_id IS NULL));
+   CREATE TRIGGER contracts_counted_in AFTER INSERT ON contracts WHEN NEW.created_block_no IS NOT NULL
+   BEGIN UPDATE list_counts SET n = n + 1 WHERE list = 'contracts'; END;
+   CREATE TRIGGER contracts_counted_out AFTER DELETE ON contracts WHEN OLD.created_block_no IS NOT NULL
+   BEGIN UPDATE list_counts SET n = n - 1 WHERE list = 'contracts'; END;
+   CREATE TRIGGER contracts_counted_moved AFTER UPDATE OF created_block_no ON contracts
+     WHEN (OLD.created_block_no IS NULL) <> (NEW.created_block_no IS NULL)
+   BEGIN UPDATE list_counts SET n = n + iif(NEW.created_block_no IS NULL, -1, 1) WHERE list = 'contracts'; END;
+   CREATE TRIGGER withdrawals_counted_in AFTER INSERT ON txs WHEN NEW.kind = 'withdraw' AND NEW.status = 'confirmed'
+   BEGIN UPDATE list_counts SET n = n + 1 WHERE list = 'withdrawals'; END;
+   CREATE TRIGGER withdrawals_counted_out AFTER DELETE ON txs WHEN OLD.kind = 'withdraw' AND OLD.status = 'confirmed'
+   BEGIN UPDATE list_counts SET n = n - 1 WHERE list = 'withdrawals'; END;
+   CREATE TRIGGER withdrawals_counted_moved AFTER UPDATE OF status ON txs
+     WHEN NEW.kind = 'withdraw' AND (OLD.status = 'confirmed') <> (NEW.status = 'confirmed')
+   BEGIN UPDATE list_counts SET n = n + iif(NEW.status = 'confirmed', 1, -1) WHERE list = 'withdrawals'; END;
+   CREATE TRIGGER payouts_counted_in AFTER INSERT ON payouts
+   BEGIN
+     UPDATE list_counts SET n = n + 1 WHERE list = 'payouts';
+     UPDATE list_counts SET n = n + 1 WHERE list = 'payouts available' AND NEW.withdrawal_id IS NULL;
+   END;
+   CREATE TRIGGER payouts_counted_out AFTER DELETE ON payouts
+   BEGIN
+     UPDATE list_counts SET n = n - 1 WHERE list = 'payouts';
+     UPDATE list_counts SET n = n - 1 WHERE list = 'payouts available' AND OLD.withdrawal_id IS NULL;
+   END;
+   CREATE TRIGGER payouts_counted_moved AFTER UPDATE OF withdrawal_id ON payouts
+     WHEN (OLD.withdrawal_id IS NULL) <> (NEW.withdrawal_id IS NULL)
+   BEGIN
+     UPDATE list_counts SET n = n + iif(NEW.withdrawal_id IS NULL, 1, -1) WHERE list = 'payouts available';
+   END;
+   CREATE INDEX txs_creations ON txs(created_at, tx_id) WHERE kind = 'create';`
 ]

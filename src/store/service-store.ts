@@ -112,6 +112,17 @@ export interface TxHeaderRow {
   readonly details?: string
 }
 
+/** A contract as its list shows it: its creation's status, block and labels, read from columns (no record). */
+export interface ContractHeaderRow {
+  readonly contractId: string
+  readonly rolesCurrency: string
+  readonly status: TxStatusName
+  readonly block?: BlockRow
+  /** Absent on a creation kept without them (see TxHeaderRow.columns): `details` then holds its record. */
+  readonly columns?: Required<Pick<RecordColumns, 'tags' | 'metadata'>>
+  readonly details?: string
+}
+
 /** Which payouts a list wants; each filter matches any of its values, and an empty or absent one is no filter. */
 export interface PayoutQuery {
   readonly contractIds?: readonly string[]
@@ -161,6 +172,17 @@ interface RawTxHeader {
   details: string | null
 }
 
+interface RawContractHeader extends Pick<
+  RawTxHeader,
+  'status' | 'block_slot' | 'block_no' | 'block_hash' | 'tags' | 'metadata' | 'details'
+> {
+  contract_id: string
+  roles_currency: string
+}
+
+/** The unfiltered lists whose length the store keeps (schema 8's triggers), so a Total-Count reads one row. */
+type CountedList = 'contracts' | 'withdrawals' | 'payouts' | 'payouts available'
+
 interface RawPayout {
   payout_id: string
   contract_id: string
@@ -195,21 +217,24 @@ function blockFromRaw(r: Pick<RawTx, 'block_slot' | 'block_no' | 'block_hash'>):
     : { block: { slot: BigInt(r.block_slot), blockNo: BigInt(r.block_no), blockHash: r.block_hash } }
 }
 
+/** A creation's or application's tags and metadata from their columns, or its record where they are missing. */
+function labelsFromRaw(
+  r: Pick<RawTxHeader, 'tags' | 'metadata' | 'details'>
+): { details: string } | { columns: { tags: string; metadata: string } } {
+  return r.tags === null || r.metadata === null
+    ? { details: r.details ?? '' }
+    : { columns: { tags: r.tags, metadata: r.metadata } }
+}
+
 function txHeaderFromRaw(r: RawTxHeader): TxHeaderRow {
+  const labels = labelsFromRaw(r)
+  const output = r.marlowe_output === null ? {} : { marloweOutput: r.marlowe_output }
   return {
     txId: r.tx_id,
     contractId: r.contract_id,
     status: r.status,
     ...blockFromRaw(r),
-    ...(r.tags === null || r.metadata === null
-      ? { details: r.details ?? '' }
-      : {
-          columns: {
-            tags: r.tags,
-            metadata: r.metadata,
-            ...(r.marlowe_output === null ? {} : { marloweOutput: r.marlowe_output })
-          }
-        })
+    ...('columns' in labels ? { columns: { ...labels.columns, ...output } } : labels)
   }
 }
 
@@ -232,6 +257,20 @@ function txFromRaw(r: RawTx): TxRow {
     origin: r.origin
   }
 }
+
+function contractHeaderFromRaw(r: RawContractHeader): ContractHeaderRow {
+  return {
+    contractId: r.contract_id,
+    rolesCurrency: r.roles_currency,
+    status: r.status,
+    ...blockFromRaw(r),
+    ...labelsFromRaw(r)
+  }
+}
+
+/** What a contract's header reads: its row and its creation's columns, and the record only where they are missing. */
+const CONTRACT_HEADER_COLUMNS = `c.contract_id, c.roles_currency, b.status, b.block_slot, b.block_no, b.block_hash,
+  b.tags, b.metadata, CASE WHEN b.tags IS NULL OR b.metadata IS NULL THEN b.details END AS details`
 
 function payoutFromRaw(r: RawPayout): PayoutRow {
   return {
@@ -362,6 +401,7 @@ export class ServiceStore {
         "UPDATE contracts SET applied = applied + 1 WHERE contract_id = (SELECT contract_id FROM txs WHERE tx_id = ? AND kind = 'apply')"
       ),
       applied: db.prepare('SELECT applied FROM contracts WHERE contract_id = ?'),
+      listCount: db.prepare<[CountedList], { n: number }>('SELECT n FROM list_counts WHERE list = ?'),
       setCreatedBlock: db.prepare('UPDATE contracts SET created_block_no = ? WHERE create_tx_id = ?'),
       insertPayout: db.prepare(
         `INSERT OR IGNORE INTO payouts (payout_id, contract_id, tx_id, roles_currency, role, assets, block_no,
@@ -691,6 +731,13 @@ export class ServiceStore {
     return Number((this.query(`SELECT COUNT(*) AS n ${from}`).get(...values) as { n: bigint }).n)
   }
 
+  /** How many rows an unfiltered list holds, as kept by schema 8's triggers: one row read, whatever the list's length. */
+  private counted(list: CountedList): number {
+    const row = this.statements.listCount.get(list)
+    if (row === undefined) throw new Error(`the store keeps no count of ${list}`)
+    return row.n
+  }
+
   /**
    * One page of the rows `from` (`FROM … WHERE …`) holds, in the order of the `order` columns (unique together),
    * from the row whose `id` is `page.start` (included) or the first; undefined when `start` is not one of them.
@@ -722,20 +769,39 @@ export class ServiceStore {
   }
 
   /**
-   * One page of the contracts on chain that match, by creation newest first (or oldest first), with how many
-   * match in all; undefined when `start` is not one of them. Costs the page, not the number of contracts.
+   * One page of the contracts on chain that match, by creation newest first (or oldest first), as their headers,
+   * with how many match in all; undefined when `start` is not one of them. Costs the page, not the number of
+   * contracts: the page by index, each header from columns, and the unfiltered count kept as contracts come and go.
    */
-  contractPage(query: ContractQuery, page: PageRequest): { rows: ContractRow[]; total: number } | undefined {
+  contractPage(query: ContractQuery, page: PageRequest): { rows: ContractHeaderRow[]; total: number } | undefined {
     const { where, values } = this.filtered(query, true)
-    const from = `FROM contracts c ${where}`
-    const rows = this.keysetPage<RawContract>(
-      'c.*',
+    const from = `FROM contracts c JOIN txs b ON b.tx_id = c.create_tx_id ${where}`
+    const rows = this.keysetPage<RawContractHeader>(
+      CONTRACT_HEADER_COLUMNS,
       from,
       values,
       { order: ['c.created_block_no', 'c.contract_id'], id: 'c.contract_id' },
       page
     )
-    return rows === undefined ? undefined : { rows: rows.map(contractFromRaw), total: this.countOf(from, values) }
+    if (rows === undefined) return undefined
+    const total = values.length === 0 ? this.counted('contracts') : this.countOf(`FROM contracts c ${where}`, values)
+    return { rows: rows.map(contractHeaderFromRaw), total }
+  }
+
+  /**
+   * One page of every stored contract, confirmed or not (a just-built one too), newest build first (build time,
+   * then creation tx id), as their headers; `page.start` (a contract id) is included, undefined when it is not
+   * stored. By the index on the creations' build time: a page costs the same at 100 and at 100,000 contracts.
+   */
+  storedContractPage(page: PageRequest): ContractHeaderRow[] | undefined {
+    const rows = this.keysetPage<RawContractHeader>(
+      CONTRACT_HEADER_COLUMNS,
+      "FROM txs b JOIN contracts c ON c.create_tx_id = b.tx_id WHERE b.kind = 'create'",
+      [],
+      { order: ['b.created_at', 'b.tx_id'], id: 'c.contract_id' },
+      page
+    )
+    return rows?.map(contractHeaderFromRaw)
   }
 
   /**
@@ -772,7 +838,9 @@ export class ServiceStore {
     }
     const from = `FROM txs ${where}`
     const rows = this.keysetPage<RawTx>('*', from, roleCurrencies, { order: ['block_no', 'tx_id'], id: 'tx_id' }, page)
-    return rows === undefined ? undefined : { rows: rows.map(txFromRaw), total: this.countOf(from, roleCurrencies) }
+    if (rows === undefined) return undefined
+    const total = roleCurrencies.length === 0 ? this.counted('withdrawals') : this.countOf(from, roleCurrencies)
+    return { rows: rows.map(txFromRaw), total }
   }
 
   /** Every contract that matches, confirmed or not (a just-built one too), newest build first. */
@@ -809,7 +877,16 @@ export class ServiceStore {
       { order: ['block_no', 'tx_id', 'output_index'], id: 'payout_id' },
       page
     )
-    return rows === undefined ? undefined : { rows: rows.map(payoutFromRaw), total: this.countOf(from, values) }
+    if (rows === undefined) return undefined
+    return { rows: rows.map(payoutFromRaw), total: this.payoutCount(query, from, values) }
+  }
+
+  /** Unfiltered (or filtered by status alone), from the counts the store keeps; else counted. */
+  private payoutCount(query: PayoutQuery, from: string, values: readonly unknown[]): number {
+    if (values.length > 0) return this.countOf(from, values)
+    if (query.withdrawn === undefined) return this.counted('payouts')
+    const available = this.counted('payouts available')
+    return query.withdrawn ? this.counted('payouts') - available : available
   }
 
   payout(payoutId: string): PayoutRow | undefined {

@@ -71,6 +71,33 @@ describe('contracts list', () => {
   })
 })
 
+describe('older contracts', () => {
+  test('the newest hundred first; older ones on request, after the last one shown, until a page is short', async () => {
+    const numbered = (i: number): ContractListItem => {
+      const base = item('a', [`n.${i}`], false)
+      return { ...base, header: { ...base.header, contractId: `${i.toString(16).padStart(64, '0')}#1` } }
+    }
+    const all = Array.from({ length: 130 }, (_, i) => numbered(130 - i))
+    const desk = new FakeDesk({
+      'app.status': () => status(1_900_000_000_000n),
+      'contracts.list': (request) => {
+        const from = request.after === undefined ? 0 : all.findIndex((c) => c.header.contractId === request.after) + 1
+        return all.slice(from, from + (request.limit ?? all.length))
+      }
+    })
+    const { wrapper } = await mountWithDesk(ContractsView, desk, { path: '/contracts' })
+    const rows = () => wrapper.findAll('[data-testid=contract-row]')
+    expect(rows()).toHaveLength(100)
+    expect(desk.requests('contracts.list')).toEqual([{ limit: 100 }])
+    await wrapper.get('[data-testid=contracts-more]').trigger('click')
+    await flushPromises()
+    expect(desk.requests('contracts.list').at(-1)).toEqual({ after: all[99]!.header.contractId, limit: 100 })
+    expect(rows()).toHaveLength(130)
+    expect(rows().at(-1)?.text()).toContain('n.1')
+    expect(wrapper.find('[data-testid=contracts-more]').exists()).toBe(false)
+  })
+})
+
 describe("a wallet's contracts", () => {
   test('listed for the selected wallet, with what each waits for from it', async () => {
     const desk = new FakeDesk({
@@ -96,7 +123,7 @@ describe("a wallet's contracts", () => {
     const { wrapper, pinia } = await mountWithDesk(ContractsView, desk, { path: '/contracts' })
     await useWalletsStore(pinia).load()
     await flushPromises()
-    expect(desk.requests('contracts.list').at(-1)).toEqual({ walletId: WALLET.id })
+    expect(desk.requests('contracts.list').at(-1)).toEqual({ walletId: WALLET.id, limit: 100 })
     const awaiting = wrapper.findAll('[data-testid=contract-awaiting]').map((c) => c.text())
     expect(awaiting).toEqual([
       `Deposit 100 ada as Buyer before ${localTime(DEADLINE)}Choose “approve” before ${localTime(DEADLINE)}`,

@@ -263,3 +263,28 @@ describe('empty lists', () => {
     expect(a.headers.get('next-range')).toBeNull()
   })
 })
+
+describe('pages and Total-Count as contracts come, and after a restart', () => {
+  test('a new contract is counted and comes first, a page from a start value stays; the same after a restart', async () => {
+    const fromStart = `contractId ${pct(contracts[3]!)};limit 3`
+    const before = await call(server, 'GET', '/contracts', { headers: { range: fromStart } })
+    server.clock.ms += 2_000n
+    const added = await createConfirmed(server, wallets[2]!, createBody('close'))
+    contracts.unshift(added)
+    const first = await call(server, 'GET', '/contracts', { headers: { range: 'contractId;limit 3' } })
+    expect(ids(first, 'contractId')).toEqual(contracts.slice(0, 3))
+    expect(first.headers.get('total-count')).toBe('9')
+    const again = await call(server, 'GET', '/contracts', { headers: { range: fromStart } })
+    expect(ids(again, 'contractId')).toEqual(ids(before, 'contractId'))
+    expect(again.headers.get('total-count')).toBe('9')
+
+    const { databasePath } = server
+    await server.close()
+    server = await startServer({ databasePath })
+    const whole = await call(server, 'GET', '/contracts')
+    expect(ids(whole, 'contractId')).toEqual(contracts)
+    expect(whole.headers.get('total-count')).toBe('9')
+    const odd = await call(server, 'GET', '/contracts?tag=page.odd')
+    expect(odd.headers.get('total-count')).toBe('3')
+  })
+})

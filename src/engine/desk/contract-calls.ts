@@ -197,6 +197,16 @@ function awaitedFrom(service: MarloweService, view: ContractView, wallet: Wallet
   ]
 }
 
+const notListed = (after: string): Error =>
+  deskFailure('NotFound', 'ContractNotFound', `there is no contract ${after} to list after`, { contractId: after })
+
+/** The views after the one whose id is `after` (all of them without it), at most `limit` (all without it). */
+function pageOf(views: readonly ContractView[], after: string | undefined, limit: number | undefined): ContractView[] {
+  const from = after === undefined ? 0 : views.findIndex((view) => view.contractId === after) + 1
+  if (from === 0 && after !== undefined) throw notListed(after)
+  return views.slice(from, limit === undefined ? undefined : from + limit)
+}
+
 export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   const { service, store, wallets, progress } = ctx
 
@@ -210,11 +220,38 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     }
   }
 
+  /**
+   * A page of every stored contract, newest build first, after the contract `after`: only the page's contracts
+   * are read. Stored contracts that cannot be read back are passed over, so a page is short only at the end.
+   */
+  function storedPage(after: string | undefined, limit: number): ContractView[] {
+    const views: ContractView[] = []
+    let start = after
+    while (views.length < limit) {
+      const want = limit - views.length
+      const page = service.pageStoredContracts({
+        ...(start === undefined ? {} : { start }),
+        order: 'desc',
+        offset: start === undefined ? 0 : 1,
+        limit: want
+      })
+      if (page === undefined) throw notListed(start ?? '')
+      views.push(...page.views)
+      if (page.ids.length < want) break
+      start = page.ids[page.ids.length - 1]
+    }
+    return views
+  }
+
   return {
     // Every contract in the store (or the wallet's), whatever its status (a just-submitted one too), newest first.
-    'contracts.list': async ({ walletId }) => {
+    'contracts.list': async ({ walletId, after, limit }) => {
       const createdAt = await creationTimes()
-      if (walletId === undefined) return service.storedContracts().map((view) => listItem(view, createdAt(view)))
+      if (walletId === undefined) {
+        const views =
+          limit === undefined ? pageOf(service.storedContracts(), after, undefined) : storedPage(after, limit)
+        return views.map((view) => listItem(view, createdAt(view)))
+      }
       const wallet = await wallets.parties(walletId)
       const now = await ctx.chainTime()
       // Unsigned creations are drafts: listed for the wallet that built them only, whoever they name as parties,
@@ -224,21 +261,21 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       const asParty = service
         .storedContracts({ partyAddresses: wallet.addresses, partyRoles: wallet.roles })
         .filter((view) => view.status !== 'unsigned' || draft(view))
-      const listed = new Set(asParty.map((view) => view.contractId))
-      const drafts = store
+      const parties = new Set(asParty.map((view) => view.contractId))
+      const draftIds = store
         .txsWithStatus('unsigned')
         .flatMap((row) => (row.kind === 'create' && row.contractId !== undefined ? [row.contractId] : []))
-        .filter((id) => !listed.has(id))
-        .map((id) => service.getContract(id))
-        .filter(draft)
+        .filter((id) => !parties.has(id))
+      // A draft that cannot be read back is left out, as the lists leave out every such contract.
+      const drafts = readableRows(draftIds, (id) => service.getContract(id)).filter(draft)
       const built = (view: ContractView): number => store.tx(createTxId(view))?.createdAt ?? 0
-      return [...asParty, ...drafts]
-        .sort((a, b) => built(b) - built(a))
-        .map((view) => ({
-          ...listItem(view, createdAt(view)),
-          awaiting: awaitedFrom(service, view, wallet, now),
-          parties: partiesOf(view, wallet)
-        }))
+      const listed = [...asParty, ...drafts].sort((a, b) => built(b) - built(a))
+      // What each waits for from the wallet is worked out for the page only.
+      return pageOf(listed, after, limit).map((view) => ({
+        ...listItem(view, createdAt(view)),
+        awaiting: awaitedFrom(service, view, wallet, now),
+        parties: partiesOf(view, wallet)
+      }))
     },
 
     'contracts.get': async ({ contractId, walletId }) => {

@@ -3,7 +3,7 @@
  * request is validated against its declared type before the desk sees it. Unknown keys are refused.
  */
 import { z } from 'zod'
-import type { DeskCall, DeskRequest } from '../../api/contract'
+import { MAX_CONTRACT_LIST_PAGE, type DeskCall, type DeskRequest } from '../../api/contract'
 import { networkNodeSchema, settingsSchema } from './settings-file'
 
 const MAX_TEXT = 16 * 1024 * 1024
@@ -57,7 +57,11 @@ export const REQUEST_SCHEMAS: Schemas = {
   }),
   'sandbox.advance': z.strictObject({ toTime: z.bigint().nonnegative() }),
 
-  'contracts.list': z.strictObject({ walletId: walletId.exactOptional() }),
+  'contracts.list': z.strictObject({
+    walletId: walletId.exactOptional(),
+    after: outRef.exactOptional(),
+    limit: z.number().int().min(1).max(MAX_CONTRACT_LIST_PAGE).exactOptional()
+  }),
   'contracts.get': z.strictObject({ contractId: outRef, walletId: walletId.exactOptional() }),
   'contracts.next': z.strictObject({ contractId: outRef, walletId: walletId.exactOptional() }),
   'contracts.create': z.strictObject({

@@ -50,7 +50,7 @@ import type {
   WithdrawPayoutsRequest,
   WithdrawResult
 } from './types'
-import { currentOutputOf, recordOf, transactionHeader, unsignedOf, Views } from './views'
+import { contractHeader, currentOutputOf, recordOf, transactionHeader, unsignedOf, Views } from './views'
 
 /** Build failures that outputs held by other builds can cause. */
 const HELD_INPUT_FAILURES: ReadonlySet<string> = new Set(['CoinSelectionFailed', 'RoleTokenNotFound'])
@@ -519,15 +519,23 @@ export class MarloweService {
     if (found === undefined) return undefined
     return {
       ids: found.rows.map((row) => row.contractId),
-      headers: readableRows(found.rows, (row) => this.getContractHeader(row.contractId)),
+      headers: readableRows(found.rows, (row) => readStored('contract', row.contractId, () => contractHeader(row))),
       total: found.total
     }
   }
 
-  private getContractHeader(contractId: string): ContractHeader {
-    const header = readStored('contract', contractId, () => this.views.header(contractId))
-    if (header === undefined) throw notFound('NotFound', 'Contract not found')
-    return header
+  /**
+   * One page of every stored contract, whatever its status, newest build first, from `page.start` (a contract
+   * id, included): the ids the page spans and the views of those that read back; undefined when `page.start` is
+   * not stored. Only the page's contracts are read.
+   */
+  pageStoredContracts(page: PageRequest): { readonly ids: string[]; readonly views: ContractView[] } | undefined {
+    const rows = this.store.storedContractPage(page)
+    if (rows === undefined) return undefined
+    return {
+      ids: rows.map((row) => row.contractId),
+      views: readableRows(rows, (row) => this.getContract(row.contractId))
+    }
   }
 
   getTransaction(contractId: string, transactionId: string): TransactionView {

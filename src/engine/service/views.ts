@@ -8,7 +8,7 @@ import { decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import { computeTransaction, ValueTooLargeError } from '../../core/marlowe/semantics'
 import type { Era } from '../../core/cardano/tx-envelope'
 import type { MarloweData } from '../../core/marlowe/types'
-import type { PayoutRow, ServiceStore, TxHeaderRow, TxRow } from '../../store/service-store'
+import type { ContractHeaderRow, PayoutRow, ServiceStore, TxHeaderRow, TxRow } from '../../store/service-store'
 import { EngineError } from '../errors'
 import {
   parseRecord,
@@ -81,6 +81,20 @@ export function transactionHeader(row: TxHeaderRow): TransactionHeader {
   }
 }
 
+/** A contract's header, from its creation's columns (or its record, where they are not). */
+export function contractHeader(row: ContractHeaderRow): ContractHeader {
+  const head = { contractId: row.contractId, rolesCurrency: row.rolesCurrency, status: row.status, ...block(row) }
+  if (row.columns === undefined) {
+    const record = recordOf({ txId: row.contractId.slice(0, 64), details: row.details ?? '' }, 'create')
+    return { ...head, tags: record.tags, metadata: record.metadata }
+  }
+  return {
+    ...head,
+    tags: labelObject(row.columns.tags, 'tags'),
+    metadata: labelObject(row.columns.metadata, 'metadata')
+  }
+}
+
 export class Views {
   constructor(
     private readonly store: ServiceStore,
@@ -118,22 +132,6 @@ export class Views {
       status: withdrawalId === undefined ? 'available' : 'withdrawn',
       ...(withdrawalId === undefined ? {} : { withdrawalId }),
       payoutValidatorAddress: this.payoutAddress
-    }
-  }
-
-  /** The header alone: the creation's labels and status, no datum decoded. */
-  header(contractId: string): ContractHeader | undefined {
-    const c = this.store.contract(contractId)
-    const createRow = c === undefined ? undefined : this.store.tx(c.createTxId)
-    if (c === undefined || createRow === undefined) return undefined
-    const created = recordOf(createRow, 'create')
-    return {
-      contractId,
-      rolesCurrency: c.rolesCurrency,
-      tags: created.tags,
-      metadata: created.metadata,
-      status: createRow.status,
-      ...block(createRow)
     }
   }
 

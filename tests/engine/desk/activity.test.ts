@@ -8,7 +8,7 @@ import type { WalletSummary } from '../../../src/api/contract'
 import type { SandboxProvider } from '../../../src/chain/sandbox'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import { ADA } from '../build/support'
-import { deskHarness, notifyUntil, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, notify, PASSWORD, type DeskHarness } from './support'
 
 let h: DeskHarness
 let sam: WalletSummary
@@ -19,7 +19,7 @@ async function build(wallet: WalletSummary, days: bigint): Promise<string> {
   h.clock.ms += 60_000n
   const prepared = await h.ok('contracts.create', {
     walletId: wallet.id,
-    contractJson: stringifyContract(notifyUntil(days)),
+    contractJson: stringifyContract(notify(days)),
     roles: [],
     tags: []
   })

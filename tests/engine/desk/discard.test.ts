@@ -10,7 +10,7 @@ import { SandboxProvider } from '../../../src/chain/sandbox'
 import { readTransaction } from '../../../src/engine/sign'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
 import { ADA, ManualClock, T0 } from '../build/support'
-import { deskHarness, notifyUntil as notify, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, notify, PASSWORD, type DeskHarness } from './support'
 
 /** A node that takes transactions into its mempool and never puts them in a block. */
 class StuckMempool extends DelegatingProvider {

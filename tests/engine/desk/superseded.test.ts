@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { WalletSummary } from '../../../src/api/contract'
 import type { SandboxProvider } from '../../../src/chain/sandbox'
 import { ADA } from '../build/support'
-import { deskHarness, notifyUntil as notify, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, notify, PASSWORD, type DeskHarness } from './support'
 
 let h: DeskHarness
 let sam: WalletSummary

@@ -11,21 +11,31 @@ import type { DeskCall, DeskErrorBody, DeskRequest, DeskResponse, DeskResult } f
 import { decodeWire, encodeWire } from '../../../src/api/wire'
 import type { ChainProvider } from '../../../src/chain/provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
+import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
 import { createDesk, handleDeskCall, type DeskHandlers } from '../../../src/engine/desk'
 import { Keystore } from '../../../src/engine/keys'
 import { openService, type OpenService } from '../../../src/engine/service'
-import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
 import { ManualClock, T0 } from '../build/support'
 import { FAST_SCRYPT } from '../keys/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
 
 export { PASSWORD } from '../keys/support'
 
+/** Waits for a Notify until `n` days after T0, then closes (on the Notify, or at the deadline). */
+export const notify = (n: bigint): Contract => ({
+  type: 'When',
+  cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }],
+  timeout: T0 + 86_400_000n * n,
+  timeoutContinuation: CLOSE
+})
+
 export const VERSION = '9.8.7-test'
 
 export interface DeskHarness extends WireCalls {
   readonly desk: DeskHandlers
   readonly opened: OpenService
+  /** The service's SQLite file. */
+  readonly databasePath: string
   /** The chain the desk runs on. */
   readonly provider: ChainProvider
   readonly keystore: Keystore
@@ -74,9 +84,10 @@ export async function deskHarness(
   const provider =
     options.provider ??
     SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
+  const databasePath = join(dir, 'service.sqlite')
   const opened = openService({
     provider,
-    databasePath: join(dir, 'service.sqlite'),
+    databasePath,
     now: clock.now,
     followEveryMs: false
   })
@@ -95,6 +106,7 @@ export async function deskHarness(
   return {
     desk,
     opened,
+    databasePath,
     provider,
     keystore,
     clock,
@@ -109,11 +121,3 @@ export async function deskHarness(
     }
   }
 }
-
-/** The smallest contract with a deadline: it waits for a notification until `days` after T0, then closes. */
-export const notifyUntil = (days: bigint): Contract => ({
-  type: 'When',
-  cases: [{ type: 'Case', action: { type: 'Notify', observation: true }, then: CLOSE }],
-  timeout: T0 + 86_400_000n * days,
-  timeoutContinuation: CLOSE
-})

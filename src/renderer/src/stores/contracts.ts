@@ -17,6 +17,9 @@ import {
 } from '../model/runtime'
 import { useWalletsStore } from './wallets'
 
+/** Contracts asked for at a time: the engine reads only these, however many it holds. */
+const LIST_PAGE = 100
+
 export interface OpenContract {
   readonly contractId: string
   readonly state: ContractStateView
@@ -38,10 +41,29 @@ export const useContractsStore = defineStore('contracts', () => {
   const list = shallowRef<readonly ContractSummary[]>([])
   const current = shallowRef<OpenContract | undefined>(undefined)
 
-  /** The selected wallet's contracts (those it is a party of), or every contract when no wallet is chosen. */
-  async function loadList(): Promise<void> {
+  /** Whether the list may go on past what is loaded: the last page asked for was full. */
+  const more = shallowRef(false)
+
+  /** One page of the list after `after`, added to `kept`. */
+  async function loadPage(kept: readonly ContractSummary[], after?: string): Promise<void> {
     const walletId = wallets.selected?.id
-    list.value = (await desk['contracts.list'](walletId === undefined ? {} : { walletId })).map(readContractSummary)
+    const page = await desk['contracts.list']({
+      ...(walletId === undefined ? {} : { walletId }),
+      ...(after === undefined ? {} : { after }),
+      limit: LIST_PAGE
+    })
+    list.value = [...kept, ...page.map(readContractSummary)]
+    more.value = page.length === LIST_PAGE
+  }
+
+  /** The selected wallet's contracts (those it is a party of), or every contract when no wallet is chosen: the newest page. */
+  function loadList(): Promise<void> {
+    return loadPage([])
+  }
+
+  /** The next page of older contracts. */
+  function loadMore(): Promise<void> {
+    return loadPage(list.value, list.value.at(-1)?.contractId)
   }
 
   async function open(contractId: string): Promise<void> {
@@ -85,5 +107,5 @@ export const useContractsStore = defineStore('contracts', () => {
     return desk['payouts.withdraw']({ walletId: wallets.requireSelected().id, payoutIds })
   }
 
-  return { list, current, loadList, open, create, apply, withdraw }
+  return { list, more, current, loadList, loadMore, open, create, apply, withdraw }
 })

@@ -1,0 +1,137 @@
+/**
+ * The lists of contracts as the number of contracts grows: the same reads over a store of SMALL contracts and one
+ * of LARGE, each filled by the service's follower from a synthetic history (bench/synthetic-history.ts: every
+ * contract created and moved to its close on chain), served by one HTTP server and one desk each, measured in
+ * alternating rounds; each row's ratio is cost(LARGE) / cost(SMALL), and flat costs keep it within 2×.
+ *
+ * Rows: GET /contracts (the newest page of PAGE, and a page of PAGE from the middle by its Range start) and the
+ * desk's contracts.list without a wallet (the app's list when no wallet is chosen), its first page of PAGE.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { marloweDeployment } from '../src/chain/deployments'
+import { SandboxProvider, sandboxWallet } from '../src/chain/sandbox'
+import { encodeWire } from '../src/api/wire'
+import { createDesk, handleDeskCall, type DeskHandlers } from '../src/engine/desk'
+import { Keystore } from '../src/engine/keys'
+import { openService, type OpenService } from '../src/engine/service'
+import { createServer, listen } from '../src/server/app'
+import { catchUp, indexedSandbox } from './chain-index.bench'
+import { printRows, type Row } from './harness'
+import { httpGet } from './http'
+import { percentile } from './load'
+import { syntheticHistory } from './synthetic-history'
+
+const SMALL = 100
+const LARGE = 10_000
+const PAGE = 100
+const ROUNDS = 6
+const SAMPLES_PER_ROUND = 5
+
+interface Served {
+  readonly contracts: number
+  readonly base: string
+  readonly desk: DeskHandlers
+  /** A contract id from the middle of the newest-first list. */
+  readonly middle: string
+  close(): Promise<void>
+}
+
+async function served(dir: string, contracts: number): Promise<Served> {
+  const owner = { type: 'Address' as const, address: sandboxWallet('alice').address }
+  const history = syntheticHistory(contracts, marloweDeployment('sandbox').semantics.hash, owner)
+  const sandbox = SandboxProvider.open({ clockTickMs: false })
+  const opened: OpenService = openService({
+    provider: indexedSandbox(sandbox, history),
+    databasePath: join(dir, `contracts-${contracts}.sqlite`),
+    followEveryMs: false
+  })
+  await catchUp(opened, history.txs.length)
+  const app = createServer({ service: opened.service, logLevel: 'warn' })
+  const keystore = await Keystore.open({ dir: join(dir, `keys-${contracts}`) })
+  const desk = createDesk({ service: opened.service, store: opened.store, keystore, version: 'bench' })
+  const base = `http://127.0.0.1:${await listen(app, 0)}`
+  const all = opened.store.contractPage({}, { order: 'desc', offset: Math.floor(contracts / 2), limit: 1 })
+  const middle = all?.rows[0]?.contractId
+  if (middle === undefined) throw new Error(`the store of ${contracts} contracts has no middle contract`)
+  return {
+    contracts,
+    base,
+    desk,
+    middle,
+    async close() {
+      await app.close()
+      await opened.close()
+      await sandbox.close()
+    }
+  }
+}
+
+async function get(url: string, range: string): Promise<void> {
+  const answer = await httpGet(url, { range })
+  if (answer.status !== 206) throw new Error(`GET ${url} (${range}): ${answer.status}`)
+}
+
+async function deskList(desk: DeskHandlers): Promise<void> {
+  const answer = await handleDeskCall(desk, 'contracts.list', encodeWire({ limit: PAGE }))
+  if (!answer.startsWith('{"ok":true')) throw new Error(`contracts.list: ${answer.slice(0, 200)}`)
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await run()
+  return performance.now() - start
+}
+
+export async function benchContractLists(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-lists-'))
+  const stores: Served[] = []
+  try {
+    const fillStart = performance.now()
+    for (const size of [SMALL, LARGE]) stores.push(await served(dir, size))
+    const fillSeconds = (performance.now() - fillStart) / 1000
+    const ops = {
+      page: (s: Served) => get(`${s.base}/contracts`, `contractId;limit ${PAGE}`),
+      middlePage: (s: Served) => get(`${s.base}/contracts`, `contractId ${s.middle};limit ${PAGE}`),
+      desk: (s: Served) => deskList(s.desk)
+    }
+    type Op = keyof typeof ops
+    const measured = new Map<Served, Record<Op, number[]>>(
+      stores.map((s) => [s, { page: [], middlePage: [], desk: [] }])
+    )
+    for (const s of stores) for (const op of Object.keys(ops) as Op[]) await ops[op](s)
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const s of round % 2 === 0 ? stores : [...stores].reverse()) {
+        for (const op of Object.keys(ops) as Op[]) {
+          for (let i = 0; i < SAMPLES_PER_ROUND; i += 1) measured.get(s)![op].push(await timed(() => ops[op](s)))
+        }
+      }
+    }
+    const at = (s: Served, op: Op): number =>
+      percentile(
+        measured.get(s)![op].sort((a, b) => a - b),
+        50
+      )
+    const [small, large] = stores as [Served, Served]
+    const row = (what: string, op: Op): Row => ({
+      what: `${what}, ${LARGE.toLocaleString('en-US')} contracts`,
+      unit: 'ms',
+      ours: at(large, op),
+      peerName: `the same at ${SMALL.toLocaleString('en-US')} contracts`,
+      peer: at(small, op)
+    })
+    printRows(
+      `Scale: lists of contracts (${SMALL} vs ${LARGE.toLocaleString('en-US')} contracts, indexed from the chain in ${fillSeconds.toFixed(0)} s; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
+      [
+        row(`GET /contracts, newest page of ${PAGE}`, 'page'),
+        row(`GET /contracts, a page of ${PAGE} from the middle (Range start)`, 'middlePage'),
+        row(`desk contracts.list without a wallet, first page of ${PAGE}`, 'desk')
+      ]
+    )
+  } finally {
+    for (const s of stores) await s.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

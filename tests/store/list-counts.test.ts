@@ -1,0 +1,162 @@
+/**
+ * The Total-Count of the unfiltered lists (contracts on chain, confirmed withdrawals, payouts, by status) is kept by
+ * the store as rows change (schema 8) instead of counted: on a real SQLite file it equals a COUNT(*) of the same
+ * rows after every kind of write — builds, confirmations, transactions read from the chain, withdrawals, rollbacks
+ * that unconfirm our builds and forget others' — after a restart, and on a store written before schema 8.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { expect, test } from 'vitest'
+import { openDatabase } from '../../src/store/database'
+import { MIGRATIONS } from '../../src/store/migrations'
+import { ServiceStore, type BlockRow, type ConfirmEffects, type TxKind } from '../../src/store/service-store'
+
+const id = (n: number): string => n.toString(16).padStart(64, '0')
+const block = (n: number): BlockRow => ({ slot: BigInt(n * 10), blockNo: BigInt(n), blockHash: id(1000 + n) })
+const all = { order: 'desc', offset: 0, limit: 1 } as const
+const NO_COLUMNS = { tags: '{}', metadata: '{}' }
+
+const freshPath = (): string => join(mkdtempSync(join(tmpdir(), 'marlowe-desk-counts-')), 'store.sqlite')
+
+/** The totals the lists report, beside a COUNT(*) of the same rows through a connection of its own. */
+function totals(store: ServiceStore, path: string): { reported: number[]; counted: number[] } {
+  const reported = [
+    store.contractPage({}, all)!.total,
+    store.withdrawalPage([], all)!.total,
+    store.payoutPage({}, all)!.total,
+    store.payoutPage({ withdrawn: false }, all)!.total,
+    store.payoutPage({ withdrawn: true }, all)!.total
+  ]
+  const db = new Database(path, { readonly: true })
+  try {
+    const count = (sql: string): number => (db.prepare(`SELECT COUNT(*) AS n FROM ${sql}`).get() as { n: number }).n
+    const counted = [
+      count('contracts WHERE created_block_no IS NOT NULL'),
+      count("txs WHERE kind = 'withdraw' AND status = 'confirmed'"),
+      count('payouts'),
+      count('payouts WHERE withdrawal_id IS NULL'),
+      count('payouts WHERE withdrawal_id IS NOT NULL')
+    ]
+    return { reported, counted }
+  } finally {
+    db.close()
+  }
+}
+
+function expectTotals(store: ServiceStore, path: string, expected: number[]): void {
+  const { reported, counted } = totals(store, path)
+  expect(counted).toEqual(expected)
+  expect(reported).toEqual(counted)
+}
+
+const payout = (tx: number, ix: number, contract: number) => ({
+  payoutId: `${id(tx)}#${ix}`,
+  contractId: `${id(contract)}#0`,
+  txId: id(tx),
+  rolesCurrency: 'cc',
+  role: 'R',
+  assets: '{"lovelace":1}'
+})
+
+function chainTx(store: ServiceStore, n: number, kind: TxKind, at: number, effects: ConfirmEffects, of = n): void {
+  store.insertChainTx(
+    {
+      txId: id(n),
+      kind,
+      ...(kind === 'withdraw' ? {} : { contractId: `${id(of)}#0`, rolesCurrency: 'cc' }),
+      tx: Uint8Array.of(0),
+      block: block(at),
+      createdAt: at,
+      details: '{}',
+      columns: kind === 'withdraw' ? {} : NO_COLUMNS
+    },
+    effects
+  )
+}
+
+function built(store: ServiceStore, n: number, kind: 'create' | 'withdraw'): void {
+  store.insertBuilt({
+    txId: id(n),
+    kind,
+    ...(kind === 'create' ? { contractId: `${id(n)}#0`, rolesCurrency: 'cc' } : {}),
+    era: 'Conway',
+    unsignedTx: Uint8Array.of(0),
+    reservationKey: `k${n}`,
+    createdAt: n,
+    details: '{}',
+    columns: kind === 'create' ? NO_COLUMNS : {}
+  })
+}
+
+test('the kept counts equal COUNT(*) after builds, confirmations, chain transactions, rollbacks and a restart', () => {
+  const path = freshPath()
+  let store = new ServiceStore(openDatabase(path))
+  const utxoOf = () => null
+  // [contracts, withdrawals, payouts, available, withdrawn]
+  expectTotals(store, path, [0, 0, 0, 0, 0])
+  built(store, 1, 'create')
+  expectTotals(store, path, [0, 0, 0, 0, 0])
+  store.confirm(id(1), block(1), { head: { contractId: `${id(1)}#0`, utxo: `${id(1)}#0` } })
+  expectTotals(store, path, [1, 0, 0, 0, 0])
+  // The same confirmation again changes nothing.
+  store.confirm(id(1), block(1), {})
+  chainTx(store, 2, 'create', 2, {})
+  chainTx(store, 2, 'create', 2, {})
+  expectTotals(store, path, [2, 0, 0, 0, 0])
+  chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2), payout(3, 3, 2)] }, 2)
+  expectTotals(store, path, [2, 0, 3, 3, 0])
+  chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
+  expectTotals(store, path, [2, 1, 3, 2, 1])
+  built(store, 5, 'withdraw')
+  expectTotals(store, path, [2, 1, 3, 2, 1])
+  store.confirm(id(5), block(5), { withdrawn: [`${id(3)}#2`, `${id(3)}#3`] })
+  expectTotals(store, path, [2, 2, 3, 0, 3])
+
+  store = new ServiceStore(openDatabase(path))
+  expectTotals(store, path, [2, 2, 3, 0, 3])
+  // Our withdrawal goes back to submitted, theirs is forgotten, and both payouts it took are available again.
+  store.rollBack(block(3), 6, utxoOf)
+  expectTotals(store, path, [2, 0, 3, 3, 0])
+  // Their contract is forgotten with its payouts; ours goes back to submitted.
+  store.rollBack(block(1), 7, utxoOf)
+  expectTotals(store, path, [1, 0, 0, 0, 0])
+  store.rollBack(undefined, 8, utxoOf)
+  expectTotals(store, path, [0, 0, 0, 0, 0])
+  store.confirm(id(1), block(9), {})
+  store.confirm(id(5), block(9), {})
+  expectTotals(store, path, [1, 1, 0, 0, 0])
+  // Filtered lists are counted as they ask.
+  expect(store.contractPage({ roleCurrencies: ['cc'] }, all)?.total).toBe(1)
+  expect(store.contractPage({ roleCurrencies: ['dd'] }, all)?.total).toBe(0)
+})
+
+test('a store written before schema 8 starts with the counts of what it holds', () => {
+  const path = freshPath()
+  const old = new Database(path)
+  for (const [i, sql] of MIGRATIONS.slice(0, 6).entries()) {
+    old.exec(sql)
+    old.pragma(`user_version = ${i + 1}`)
+  }
+  old.close()
+  let store = new ServiceStore(openDatabase(path))
+  chainTx(store, 1, 'create', 1, {})
+  chainTx(store, 2, 'create', 2, {})
+  chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2)] }, 2)
+  chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
+  built(store, 5, 'create')
+  const db = openDatabase(path)
+  // Back to schema 7 with the same rows: the counts are made again from them.
+  db.exec('DROP TABLE list_counts')
+  for (const trigger of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as {
+    name: string
+  }[]) {
+    db.exec(`DROP TRIGGER "${trigger.name}"`)
+  }
+  db.exec('DROP INDEX txs_creations')
+  db.pragma('user_version = 7')
+  db.close()
+  store = new ServiceStore(openDatabase(path))
+  expectTotals(store, path, [2, 1, 2, 1, 1])
+})
