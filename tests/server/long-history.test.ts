@@ -7,43 +7,26 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { JsonObject, JsonValue } from '../../src/core/json/lossless'
-import { encodeInput } from '../../src/core/marlowe/json/encode'
-import { T0, testWallet } from '../engine/build/support'
+import { testWallet } from '../engine/build/support'
 import {
+  applyConfirmed,
   call,
   createBody,
   createConfirmed,
   expectApiError,
+  NOTIFY,
+  notifyChain,
   objectOf,
-  signAndPut,
   startServer,
+  resourceOf,
   stringOf,
-  unsignedTxOf,
-  walletHeaders,
   type Answer,
   type TestServer
 } from './support'
 
 const STEPS = 200
-const DAY = 86_400_000n
 const alice = testWallet('alice')
 const bob = testWallet('bob')
-const NOTIFY = encodeInput({ content: { type: 'INotify' } })
-
-/** Notify `depth` times, then close: `chain(k)` is the contract with k steps left. */
-function chain(depth: number): JsonValue {
-  let contract: JsonValue = 'close'
-  for (let i = 0; i < depth; i++) {
-    contract = {
-      when: [{ case: { notify_if: true }, then: contract }],
-      timeout: T0 + 10n * DAY,
-      timeout_continuation: 'close'
-    }
-  }
-  return contract
-}
-
-const resourceOf = (a: Answer): JsonObject => objectOf(objectOf(a.json).resource, 'resource')
 const linksOf = (a: Answer): JsonObject => objectOf(objectOf(a.json).links, 'links')
 const resultsOf = (a: Answer): JsonObject[] => {
   const results = objectOf(a.json).results
@@ -60,19 +43,18 @@ const applied: string[] = []
 
 beforeAll(async () => {
   server = await startServer()
-  contractId = await createConfirmed(server, alice, createBody(chain(STEPS)))
+  contractId = await createConfirmed(server, alice, createBody(notifyChain(STEPS)))
   path = `/contracts/${encodeURIComponent(contractId)}`
   for (let step = 0; step < STEPS; step++) {
     server.clock.ms += 1_000n
-    const built = await call(server, 'POST', `${path}/transactions`, {
-      body: { version: 'v1', inputs: [NOTIFY], tags: { [`step.${step}`]: null }, metadata: {} },
-      headers: walletHeaders(bob, { accept: 'application/vendor.iog.marlowe-runtime.apply-inputs-tx-json' })
-    })
-    expect(built.status, built.text).toBe(201)
-    const txId = stringOf(resourceOf(built).transactionId, 'transactionId')
-    await signAndPut(server, `${path}/transactions/${txId}`, unsignedTxOf(built), [bob])
-    await server.opened.follower.sync()
-    applied.push(txId)
+    applied.push(
+      await applyConfirmed(server, contractId, bob, {
+        version: 'v1',
+        inputs: [NOTIFY],
+        tags: { [`step.${step}`]: null },
+        metadata: {}
+      })
+    )
   }
 }, 600_000)
 afterAll(async () => {
@@ -171,16 +153,16 @@ describe(`each of the ${STEPS} transactions' own view`, () => {
         status: 'confirmed',
         tags: { [`step.${step}`]: null },
         inputUtxo: step === 0 ? contractId : `${applied[step - 1]}#0`,
-        inputContract: chain(STEPS - step),
+        inputContract: notifyChain(STEPS - step),
         inputs: [NOTIFY],
         outputUtxo: last ? null : `${txId}#0`,
-        outputContract: last ? null : chain(STEPS - step - 1),
+        outputContract: last ? null : notifyChain(STEPS - step - 1),
         payouts: [],
         consumingTx: last ? null : applied[step + 1]
       })
       if (previousOutputState !== undefined) expect(r.inputState).toEqual(previousOutputState)
       const semantics = objectOf(r.reconstructedSemanticOutput, 'reconstructedSemanticOutput')
-      expect(semantics.contract).toEqual(chain(STEPS - step - 1))
+      expect(semantics.contract).toEqual(notifyChain(STEPS - step - 1))
       // Only the close pays anything: the min-UTxO deposit back to its owner.
       if (!last) expect(semantics.payments).toEqual([])
       if (!last) expect(r.outputState).toEqual(semantics.state)
@@ -194,6 +176,6 @@ describe(`each of the ${STEPS} transactions' own view`, () => {
 
   test('the contract itself: closed, its initial contract the whole chain', async () => {
     const r = resourceOf(await call(server, 'GET', path))
-    expect(r).toMatchObject({ initialContract: chain(STEPS), currentContract: null, state: null, utxo: null })
+    expect(r).toMatchObject({ initialContract: notifyChain(STEPS), currentContract: null, state: null, utxo: null })
   })
 })

@@ -5,47 +5,30 @@
  * values with "#" or "%23", and 416 for an unknown start.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { JsonValue } from '../../src/core/json/lossless'
-import { encodeInput } from '../../src/core/marlowe/json/encode'
-import { T0, testWallet } from '../engine/build/support'
+import { testWallet } from '../engine/build/support'
 import {
+  applyConfirmed,
   call,
   createBody,
   createConfirmed,
   expectApiError,
+  NOTIFY,
+  notifyChain,
   objectOf,
-  signAndPut,
+  pct,
   startServer,
   stringOf,
-  unsignedTxOf,
-  walletHeaders,
   type Answer,
   type TestServer
 } from './support'
 
 const wallets = [testWallet('alice'), testWallet('bob'), testWallet('carol'), testWallet('dave')]
-const DAY = 86_400_000n
-const NOTIFY = encodeInput({ content: { type: 'INotify' } })
-
-/** Notify `depth` times, then close. */
-function notifyChain(depth: number): JsonValue {
-  let contract: JsonValue = 'close'
-  for (let i = 0; i < depth; i++) {
-    contract = {
-      when: [{ case: { notify_if: true }, then: contract }],
-      timeout: T0 + 10n * DAY,
-      timeout_continuation: 'close'
-    }
-  }
-  return contract
-}
 
 const ids = (a: Answer, key: string): string[] => {
   const results = objectOf(a.json).results
   if (!Array.isArray(results)) throw new Error(a.text)
   return results.map((r) => stringOf(objectOf(objectOf(r).resource)[key], key))
 }
-const pct = (ref: string): string => ref.replace('#', '%23')
 
 let server: TestServer
 /** Newest first, as the list answers. */
@@ -68,15 +51,9 @@ beforeAll(async () => {
   const applied: string[] = []
   for (let i = 0; i < 4; i++) {
     server.clock.ms += 2_000n
-    const built = await call(server, 'POST', `/contracts/${pct(chain)}/transactions`, {
-      body: { version: 'v1', inputs: [NOTIFY], tags: {}, metadata: {} },
-      headers: walletHeaders(wallets[1]!, { accept: 'application/vendor.iog.marlowe-runtime.apply-inputs-tx-json' })
-    })
-    expect(built.status, built.text).toBe(201)
-    const txId = stringOf(objectOf(objectOf(built.json).resource).transactionId, 'transactionId')
-    await signAndPut(server, `/contracts/${pct(chain)}/transactions/${txId}`, unsignedTxOf(built), [wallets[1]!])
-    await server.opened.follower.sync()
-    applied.push(txId)
+    applied.push(
+      await applyConfirmed(server, chain, wallets[1]!, { version: 'v1', inputs: [NOTIFY], tags: {}, metadata: {} })
+    )
   }
   transactions = applied.reverse()
 })

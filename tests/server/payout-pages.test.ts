@@ -7,14 +7,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { JsonObject, JsonValue } from '../../src/core/json/lossless'
-import { encodeInput } from '../../src/core/marlowe/json/encode'
 import { ADA, T0, testWallet, type TestWallet } from '../engine/build/support'
 import {
+  applyConfirmed,
   call,
   createBody,
   createConfirmed,
   expectApiError,
+  NOTIFY,
   objectOf,
+  pct,
+  resourceOf,
   signAndPut,
   startServer,
   stringOf,
@@ -29,7 +32,6 @@ const DAY = 86_400_000n
 const alice = testWallet('alice')
 const bob = testWallet('bob')
 const carol = testWallet('carol')
-const NOTIFY = encodeInput({ content: { type: 'INotify' } })
 const ADA_TOKEN = { currency_symbol: '', token_name: '' }
 
 /** `left` Notify steps, each paying 3 ada from alice's account to role A, then 3 to role B. */
@@ -49,14 +51,12 @@ function payingSteps(left: number): JsonValue {
   }
 }
 
-const resourceOf = (a: Answer): JsonObject => objectOf(objectOf(a.json).resource, 'resource')
 const resultsOf = (a: Answer): JsonObject[] => {
   const results = objectOf(a.json).results
   if (!Array.isArray(results)) throw new Error(`no results: ${a.text}`)
   return results.map((r) => objectOf(objectOf(r).resource, 'resource'))
 }
 const idsOf = (a: Answer, key: string): string[] => resultsOf(a).map((r) => stringOf(r[key], key))
-const pct = (ref: string): string => ref.replace('#', '%23')
 const outputIndex = (ref: string): number => Number(ref.slice(ref.indexOf('#') + 1))
 
 let server: TestServer
@@ -95,14 +95,12 @@ beforeAll(async () => {
   const paid: { id: string; role: string }[][] = []
   for (let step = 0; step < STEPS; step++) {
     server.clock.ms += 1_000n
-    const built = await call(server, 'POST', `${path}/transactions`, {
-      body: { version: 'v1', inputs: [NOTIFY], tags: {}, metadata: {} },
-      headers: walletHeaders(carol, { accept: 'application/vendor.iog.marlowe-runtime.apply-inputs-tx-json' })
+    const txId = await applyConfirmed(server, contractId, carol, {
+      version: 'v1',
+      inputs: [NOTIFY],
+      tags: {},
+      metadata: {}
     })
-    expect(built.status, built.text).toBe(201)
-    const txId = stringOf(resourceOf(built).transactionId, 'transactionId')
-    await signAndPut(server, `${path}/transactions/${txId}`, unsignedTxOf(built), [carol])
-    await server.opened.follower.sync()
     const view = resourceOf(await call(server, 'GET', `${path}/transactions/${txId}`))
     paid.push(
       (view.payouts as JsonValue[]).map((p) => ({

@@ -11,6 +11,7 @@ import { bytesToHex, hexToBytes } from '../../src/core/bytes'
 import { blake2b256Hex } from '../../src/core/cardano/tx/hash'
 import { JsonDecimal, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../src/core/json/lossless'
 import { CSL, withCsl } from '../../src/csl'
+import { encodeInput } from '../../src/core/marlowe/json/encode'
 import { openService, type OpenService } from '../../src/engine/service'
 import { evaluatePlutusOffThread } from '../../src/engine/worker'
 import { createServer, listen, type ServerOptions } from '../../src/server/app'
@@ -191,6 +192,50 @@ export async function createConfirmed(
   await signAndPut(server, `/contracts/${encodeURIComponent(contractId)}`, unsignedTxOf(answer), [wallet])
   await server.opened.follower.sync()
   return contractId
+}
+
+/** Runtime's JSON of a Notify input. */
+export const NOTIFY: JsonValue = encodeInput({ content: { type: 'INotify' } })
+
+/** Notify `depth` times, then close (at T0 + 10 days, whatever is left): `notifyChain(k)` has k steps left. */
+export function notifyChain(depth: number): JsonValue {
+  let contract: JsonValue = 'close'
+  for (let i = 0; i < depth; i++) {
+    contract = {
+      when: [{ case: { notify_if: true }, then: contract }],
+      timeout: T0 + 10n * 86_400_000n,
+      timeout_continuation: 'close'
+    }
+  }
+  return contract
+}
+
+/** An answer's `resource`. */
+export const resourceOf = (a: Answer): JsonObject => objectOf(objectOf(a.json).resource, 'resource')
+
+/** A `txid#ix` as a path segment or Range value carries it. */
+export const pct = (ref: string): string => ref.replace('#', '%23')
+
+/**
+ * POST /contracts/{id}/transactions (the vendor type) by `wallet`, sign, PUT and follow to confirmation; returns
+ * the transaction id.
+ */
+export async function applyConfirmed(
+  server: TestServer,
+  contractId: string,
+  wallet: TestWallet,
+  body: JsonObject
+): Promise<string> {
+  const path = `/contracts/${encodeURIComponent(contractId)}/transactions`
+  const built = await call(server, 'POST', path, {
+    body,
+    headers: walletHeaders(wallet, { accept: 'application/vendor.iog.marlowe-runtime.apply-inputs-tx-json' })
+  })
+  expect(built.status, built.text).toBe(201)
+  const txId = stringOf(resourceOf(built).transactionId, 'transactionId')
+  await signAndPut(server, `${path}/${txId}`, unsignedTxOf(built), [wallet])
+  await server.opened.follower.sync()
+  return txId
 }
 
 /**
