@@ -9,8 +9,8 @@ import { PlutusDataError, decodePlutusData, skipPlutusDataItem } from '../../mar
 import {
   DecodedContracts,
   PlutusDecodeError,
-  decodeMarloweData,
-  decodePayoutDatum
+  probeMarloweData,
+  probePayoutDatum
 } from '../../marlowe/plutus/marlowe-data'
 import { nextTimeout } from '../../marlowe/timeouts'
 import type { MarloweData } from '../../marlowe/types'
@@ -32,11 +32,7 @@ export class DatumDecoder {
 
   /** The datum (its bytes, whose hash is `hash`) as MarloweData, or undefined when it is not one. */
   marloweData(hash: string, bytes: Uint8Array): MarloweData | undefined {
-    if (!this.marlowe.has(hash))
-      this.marlowe.set(
-        hash,
-        tryDecode(() => decodeMarloweData(bytes, 'datum', this.contracts))
-      )
+    if (!this.marlowe.has(hash)) this.marlowe.set(hash, probeMarloweData(bytes, this.contracts))
     return this.marlowe.get(hash)
   }
 
@@ -104,7 +100,7 @@ export class DatumDecoder {
 
   private decode(hash: string, bytes: Uint8Array, scriptName: MarloweScriptName | undefined): DatumContent {
     if (scriptName === 'marlowe-payout') {
-      const payout = tryDecode(() => decodePayoutDatum(bytes))
+      const payout = probePayoutDatum(bytes)
       if (payout !== undefined)
         return { type: 'marlowe-payout', rolesCurrency: payout.rolesCurrency, role: payout.role }
     }

@@ -19,7 +19,7 @@ import {
   encodeWarning
 } from '../../marlowe/json/encode'
 import { isListData } from '../../marlowe/plutus/data'
-import { PlutusDecodeError, decodeContract, decodePayoutDatum, decodeRedeemer } from '../../marlowe/plutus/marlowe-data'
+import { PlutusDecodeError, decodeContract, decodeRedeemer, probePayoutDatum } from '../../marlowe/plutus/marlowe-data'
 import { computeTransaction, ValueTooLargeError } from '../../marlowe/semantics'
 import { nextTimeout } from '../../marlowe/timeouts'
 import type { Contract, Input, MarloweData, TransactionOutput } from '../../marlowe/types'
@@ -75,7 +75,7 @@ export function marloweSteps(ctx: MarloweStepInputs): MarloweResult {
     const scriptName = input.address?.scriptName
     if (scriptName === 'marlowe-payout') {
       const datum = spentDatum(env, ref)
-      const payout = datum === undefined ? undefined : tryDecode(() => decodePayoutDatum(datum.bytes))
+      const payout = datum === undefined ? undefined : probePayoutDatum(datum.bytes)
       withdrawals.push(payout === undefined ? { input: ref } : { input: ref, ...payout })
     } else if (scriptName === 'marlowe-semantics') {
       const datum = spentDatum(env, ref)

@@ -39,6 +39,23 @@ export function readCbor<T>(bytes: Uint8Array, root: string, read: (cursor: Data
   }
 }
 
+/**
+ * `readCbor` for bytes that may well be of another shape (is this datum a MarloweData?): undefined when they
+ * are not Data of that shape, after the fast read alone. A probe never reports why, so it neither reads again
+ * to word the error nor builds one (an error's stack trace costs more than reading a small datum).
+ */
+export function probeCbor<T>(bytes: Uint8Array, root: string, read: (cursor: DataCursor) => T): T | undefined {
+  try {
+    return readWith(new DataCursor(bytes, root, undefined, true), read)
+  } catch (e) {
+    if (e === NOT_THIS_SHAPE || e instanceof PlutusDecodeError || e instanceof PlutusDataError) return undefined
+    throw e
+  }
+}
+
+/** What a probing cursor throws at the first node of the wrong shape. */
+const NOT_THIS_SHAPE = new PlutusDecodeError('', 'not the shape probed for')
+
 function readWith<T>(cursor: DataCursor, read: (cursor: DataCursor) => T): T {
   const value = read(cursor)
   cursor.finish()
@@ -73,7 +90,9 @@ export class DataCursor {
      * The item counts of the input's indefinite arrays, when a constructor's fields are to be counted before
      * they are read (see `readCbor`).
      */
-    private readonly counts: ReadonlyMap<number, number> | undefined
+    private readonly counts: ReadonlyMap<number, number> | undefined,
+    /** Whether the error is never shown (`probeCbor`): then one shared error is thrown, with no message. */
+    private readonly probing = false
   ) {
     this.r = new Reader(bytes, 0)
   }
@@ -257,6 +276,7 @@ export class DataCursor {
 
   /** Fails at the node `name` inside the innermost open node ('' for that node itself). */
   fail(name: string, message: string): never {
+    if (this.probing) throw NOT_THIS_SHAPE
     throw new PlutusDecodeError(this.path(name), message)
   }
 
@@ -308,6 +328,7 @@ export class DataCursor {
   }
 
   private wrongCount(expected: number, found: number | 'more'): never {
+    if (this.probing) throw NOT_THIS_SHAPE
     const top = this.depth - 1
     const message = `${this.constrNames[top]!} takes ${expected} fields, got ${found}`
     throw new PlutusDecodeError(this.path(''), message)
@@ -319,6 +340,7 @@ export class DataCursor {
 
   /** The item at `start` is not what was expected: describe it, or report why it is not Data at all. */
   private wrongShape(name: string, expected: string, start: number): never {
+    if (this.probing) throw NOT_THIS_SHAPE
     const { data } = decodePlutusDataItem(this.r.bytes, start)
     this.fail(name, `expected ${expected}, got ${describe(data)}`)
   }

@@ -23,6 +23,8 @@ export {
   decodeMarloweData,
   decodePayoutDatum,
   decodeRedeemer,
+  probeMarloweData,
+  probePayoutDatum,
   type ContinuationLookup
 } from './marlowe-from-data'
 export {

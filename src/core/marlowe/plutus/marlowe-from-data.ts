@@ -23,7 +23,7 @@ import type {
 } from '../types'
 import { bytesEqual } from '../../bytes'
 import { readAddressParty } from './address-data'
-import { readCbor, type DataCursor } from './data-cursor'
+import { probeCbor, readCbor, type DataCursor } from './data-cursor'
 
 /** Finds the continuation of a merkleized input by its hash (lowercase hex); the caller vouches for the match. */
 export type ContinuationLookup = (hash: string) => Contract | undefined
@@ -95,6 +95,11 @@ export function decodeMarloweData(bytes: Uint8Array, root = 'datum', known?: Dec
   return readCbor(bytes, root, (c) => readMarloweData(c, '', known))
 }
 
+/** `decodeMarloweData` for bytes that may be another datum: undefined when they are not MarloweData. */
+export function probeMarloweData(bytes: Uint8Array, known?: DecodedContracts): MarloweData | undefined {
+  return probeCbor(bytes, 'datum', (c) => readMarloweData(c, '', known))
+}
+
 export function decodeContract(bytes: Uint8Array, root = 'contract'): Contract {
   return readCbor(bytes, root, (c) => readContract(c, ''))
 }
@@ -113,12 +118,19 @@ export function decodeRedeemer(bytes: Uint8Array, continuations?: ContinuationLo
 }
 
 export function decodePayoutDatum(bytes: Uint8Array, root = 'payoutDatum'): PayoutDatum {
-  return readCbor(bytes, root, (c) => {
-    c.record('', 'PayoutDatum', 2)
-    const datum = { rolesCurrency: c.hex('rolesCurrency'), role: c.text('role') }
-    c.close()
-    return datum
-  })
+  return readCbor(bytes, root, readPayoutDatum)
+}
+
+/** `decodePayoutDatum` for bytes that may be another datum: undefined when they are not a payout datum. */
+export function probePayoutDatum(bytes: Uint8Array): PayoutDatum | undefined {
+  return probeCbor(bytes, 'payoutDatum', readPayoutDatum)
+}
+
+function readPayoutDatum(c: DataCursor): PayoutDatum {
+  c.record('', 'PayoutDatum', 2)
+  const datum = { rolesCurrency: c.hex('rolesCurrency'), role: c.text('role') }
+  c.close()
+  return datum
 }
 
 function readMarloweData(c: DataCursor, name: string, known: DecodedContracts | undefined): MarloweData {

@@ -26,6 +26,8 @@ import {
   marloweDataFromPlutusData,
   marloweDataToPlutusData,
   payoutDatumFromPlutusData,
+  probeMarloweData,
+  probePayoutDatum,
   redeemerToInputs
 } from '../../../../src/core/marlowe/plutus/marlowe-data'
 import { merkleHash } from '../../../../src/core/marlowe/plutus/hash'
@@ -462,7 +464,8 @@ describe('decoding errors name the path', () => {
 describe('decoding hostile bytes', () => {
   // Read in one pass from the bytes, the datum must come out as a tree decode followed by shape checks would
   // have it: malformed CBOR anywhere is a PlutusDataError (the tree decoder's), whatever the shape; well-formed
-  // Data decodes to the model whose Data it is, or fails with a PlutusDecodeError.
+  // Data decodes to the model whose Data it is, or fails with a PlutusDecodeError. A probe gives the same model
+  // or nothing.
   function expectLikeTreeDecode(bytes: Uint8Array): void {
     let tree: PlutusData | PlutusDataError
     try {
@@ -477,8 +480,11 @@ describe('decoding hostile bytes', () => {
     } catch (error) {
       if (tree instanceof PlutusDataError) expect(error).toEqual(tree)
       else expect(error).toBeInstanceOf(PlutusDecodeError)
+      // A probe (is this datum a MarloweData?) skips wording the error, and must refuse what the decoder does.
+      expect(probeMarloweData(bytes)).toBeUndefined()
       return
     }
+    expect(probeMarloweData(bytes)).toEqual(decoded)
     expect(tree).not.toBeInstanceOf(PlutusDataError)
     expect(plutusDataEquals(marloweDataToPlutusData(decoded), tree as PlutusData)).toBe(true)
   }
@@ -500,6 +506,14 @@ describe('decoding hostile bytes', () => {
   it('agrees with a tree decode on every truncation and on trailing bytes', () => {
     for (let length = 0; length < good.length; length += 1) expectLikeTreeDecode(good.subarray(0, length))
     expectLikeTreeDecode(Uint8Array.of(...good, 0))
+  })
+
+  it('tells a payout datum from MarloweData by probing either way', () => {
+    const payout = encodePayoutDatum({ rolesCurrency: 'ab'.repeat(28), role: 'Seller' })
+    expect(probeMarloweData(payout)).toBeUndefined()
+    expect(probePayoutDatum(payout)).toEqual(decodePayoutDatum(payout))
+    expect(probePayoutDatum(good)).toBeUndefined()
+    expect(probeMarloweData(good)).toEqual(decodeMarloweData(good))
   })
 
   it('reports a wrong field count before what is in the fields, in either array form', () => {
