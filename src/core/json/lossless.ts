@@ -90,6 +90,13 @@ const enum Ch {
   RightBrace = 125
 }
 
+/**
+ * Object keys read before, by a slot of their first character and length: a document repeats a few keys many
+ * times, and handing back the same string, which V8 interned when it first became a property name, spares
+ * hashing and interning every copy. Bounded by its slots; a key that misses replaces the slot's.
+ */
+const KNOWN_KEYS: Array<string | undefined> = new Array<string | undefined>(256).fill(undefined)
+
 class Parser {
   private pos = 0
   private depth = 0
@@ -150,7 +157,7 @@ class Parser {
     for (;;) {
       if (this.text.charCodeAt(this.pos) !== Ch.Quote) throw this.error('expected a string key')
       const keyStart = this.pos
-      const key = this.parseString()
+      const key = this.parseKey()
       if (Object.prototype.hasOwnProperty.call(obj, key)) {
         throw this.error(`duplicate key ${JSON.stringify(key)}`, keyStart)
       }
@@ -199,6 +206,27 @@ class Parser {
     }
     this.depth -= 1
     return arr
+  }
+
+  /** A string at the reader that is an object's key: the known copy of it when there is one. */
+  private parseKey(): string {
+    const text = this.text
+    const start = this.pos + 1
+    let end = start
+    for (;;) {
+      const c = text.charCodeAt(end)
+      if (c === Ch.Quote) break
+      if (c === Ch.Backslash || !(c >= 0x20)) return this.parseString()
+      end += 1
+    }
+    const length = end - start
+    const slot = (text.charCodeAt(start) * 31 + length) & 255
+    const known = KNOWN_KEYS[slot]
+    this.pos = end + 1
+    if (known !== undefined && known.length === length && text.startsWith(known, start)) return known
+    const key = text.slice(start, end)
+    KNOWN_KEYS[slot] = key
+    return key
   }
 
   private parseString(): string {

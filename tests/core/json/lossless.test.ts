@@ -43,6 +43,21 @@ describe('parseJson', () => {
     expect(parseJson('"a\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00"')).toBe('a"b\\c/d\b\f\n\r\té😀')
   })
 
+  it('gives back every key exactly, whether or not it was read before', () => {
+    // Keys are remembered by first character and length: ones sharing that, escaped spellings of a remembered
+    // key and a key that ends the text must each come back as written.
+    const v = parseJson('[{"ab":1,"ac":2},{"ac":3,"ab":4},{"a\\u0062":5},{"ab\\n":6},{"é😀":7}]')
+    expect(v).toEqual([{ ab: 1n, ac: 2n }, { ac: 3n, ab: 4n }, { ab: 5n }, { 'ab\n': 6n }, { 'é😀': 7n }])
+    expect(syntaxError('[{"ab":1},{"ab":1,"a\\u0062":2}]').message).toContain('duplicate key "ab"')
+    expect(syntaxError('{"ab').message).toContain('unterminated string')
+    // Many keys to one slot, each object's keys in another order.
+    const keys = ['a', 'b', 'é', '😀', '"', '\\'].flatMap((x) => ['a', 'b', 'c', 'é'].map((y) => x + y))
+    const objects = keys.map((_, i) =>
+      Object.fromEntries(keys.map((_, j) => [keys[(i + j) % keys.length]!, BigInt(j)]))
+    )
+    expect(parseJson(stringifyJson(objects))).toEqual(objects)
+  })
+
   it('treats __proto__ as an ordinary key', () => {
     const v = parseJson('{"__proto__": {"polluted": true}}') as Record<string, JsonValue>
     expect(Object.keys(v)).toEqual(['__proto__'])
