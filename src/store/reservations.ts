@@ -67,7 +67,25 @@ export class SqliteInputReservations {
   tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome> {
     const spend = reservation.spend.map(formatRef)
     const collateral = reservation.collateral.map(formatRef)
-    const outcome = this.db
+    // A reservation needs no sync of its own: the build stored after it commits with one, which takes the
+    // reservation's earlier WAL frames to the disk too, and one lost to a power cut before that is what
+    // `releaseOrphans` frees anyway. Skipping it spares one of a service build's two syncs.
+    const level = this.db.pragma('synchronous', { simple: true }) as number
+    this.db.pragma('synchronous = NORMAL')
+    try {
+      return Promise.resolve(this.reserveNow(spend, collateral, reservation, now))
+    } finally {
+      this.db.pragma(`synchronous = ${level}`)
+    }
+  }
+
+  private reserveNow(
+    spend: readonly string[],
+    collateral: readonly string[],
+    reservation: StoredReservation,
+    now: number
+  ): ReserveOutcome {
+    return this.db
       .transaction((): ReserveOutcome => {
         this.deleteExpired.run(now)
         const all = JSON.stringify([...spend, ...collateral])
@@ -79,7 +97,6 @@ export class SqliteInputReservations {
         return { ok: true }
       })
       .immediate()
-    return Promise.resolve(outcome)
   }
 
   release(key: string): Promise<void> {

@@ -60,6 +60,23 @@ describe('SqliteInputReservations', () => {
     expect([...held.collateral]).toEqual([text(9)])
   })
 
+  it('leaves the store syncing every other commit, whether a reservation is taken, refused or fails', async () => {
+    // Reservations commit without a sync of their own (the build stored next syncs them too): the connection
+    // must be back at FULL for that build, whatever happened.
+    const db = openDatabase(file())
+    const r = new SqliteInputReservations(db)
+    const level = (): unknown => db.pragma('synchronous', { simple: true })
+    const reserve = (key: string, spend: number) =>
+      r.tryReserve({ key, spend: [ref(spend)], collateral: [], expiresAt: 1000 }, 0)
+    expect(level()).toBe(2)
+    expect(await reserve('a', 1)).toEqual({ ok: true })
+    expect(level()).toBe(2)
+    expect(await reserve('b', 1)).toEqual({ ok: false, conflicts: [text(1)] })
+    expect(level()).toBe(2)
+    expect(() => reserve('a', 2)).toThrow(/UNIQUE/)
+    expect(level()).toBe(2)
+  })
+
   it('lets reservations expire and be released', async () => {
     const r = new SqliteInputReservations(openDatabase(file()))
     await r.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 100 }, 0)
