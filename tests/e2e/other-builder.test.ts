@@ -24,6 +24,7 @@ import {
   STEP_TIMEOUT_MS,
   launchChromium,
   missingPrerequisite,
+  restoreOnFirstRun,
   screenshots,
   startUiHost,
   waitForText
@@ -128,14 +129,7 @@ describe('a contract another builder made, in the browser', () => {
         const alice = sandboxWallet('alice')
 
         await page.goto(await server.nextLink())
-        await byId('first-run').waitFor()
-        await byId('tab-restore').click()
-        await page.getByLabel('Wallet name').fill('Alice')
-        await byId('restore-phrase').fill(alice.mnemonic)
-        await byId('wallet-password').fill(PASSWORD)
-        await byId('wallet-password-again').fill(PASSWORD)
-        await byId('wallet-restore').click()
-        await page.getByRole('heading', { level: 1, name: 'Alice' }).waitFor()
+        await restoreOnFirstRun(page, { name: 'Alice', mnemonic: alice.mnemonic, password: PASSWORD })
 
         // Desk never built this contract: it is listed because the index found it and Alice holds its Buyer token.
         await byId('nav-contracts').click()

@@ -49,6 +49,22 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 }
 
+/**
+ * Chromium whose camera is Chromium's fake capture device playing `video` (a Y4M file) in a loop, camera use
+ * granted without asking.
+ */
+export function launchChromiumWithCamera(video: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      ...CHROMIUM_ARGS,
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`
+    ]
+  })
+}
+
 /** Chromium with a profile on disk (`profileDir/Default/History` among it), as a user's browser keeps one. */
 export function launchChromiumWithProfile(profileDir: string): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profileDir, {
@@ -210,6 +226,22 @@ export function screenshots(page: Page, dir: string, prefix: string): (name: str
     await page.screenshot({ path: file, fullPage: true })
     return file
   }
+}
+
+/** Restores a wallet from its phrase on the first-run screen, and waits for its wallet screen. */
+export async function restoreOnFirstRun(
+  page: Page,
+  wallet: { readonly name: string; readonly mnemonic: string; readonly password: string }
+): Promise<void> {
+  const byId = (id: string) => page.getByTestId(id)
+  await byId('first-run').waitFor()
+  await byId('tab-restore').click()
+  await page.getByLabel('Wallet name').fill(wallet.name)
+  await byId('restore-phrase').fill(wallet.mnemonic)
+  await byId('wallet-password').fill(wallet.password)
+  await byId('wallet-password-again').fill(wallet.password)
+  await byId('wallet-restore').click()
+  await page.getByRole('heading', { level: 1, name: wallet.name }).waitFor()
 }
 
 /** Waits until the locator shows text matching `pattern` (Playwright's auto-waiting, no polling of our own). */
