@@ -319,6 +319,26 @@ export interface ProgressReport {
   readonly steps?: number
 }
 
+export type HardwareVendor = 'ledger' | 'trezor'
+
+/** One line a hardware wallet shows: a label and a text or an amount. */
+export type DeviceStepLine =
+  { readonly label: string; readonly text: string } | { readonly label: string; readonly lovelace: bigint }
+
+/** One thing the device asks the user to confirm, in order. */
+export interface DeviceStep {
+  readonly title: string
+  readonly lines: readonly DeviceStepLine[]
+}
+
+/** What the wallet's device will show for a transaction, before anything is sent to it. */
+export interface DeviceSteps {
+  readonly vendor: HardwareVendor
+  readonly steps: readonly DeviceStep[]
+  /** Key hashes the transaction also needs that the device's account does not hold. */
+  readonly missing: readonly string[]
+}
+
 /** Every call: its name, request and response. */
 export interface DeskApi {
   'app.status': { request: Record<string, never>; response: AppStatus }
@@ -332,6 +352,11 @@ export interface DeskApi {
   }
   'wallets.restore': { request: { name: string; password: string; mnemonic: string }; response: WalletSummary }
   'wallets.watch': { request: { name: string; accountKey: string }; response: WalletSummary }
+  /** A hardware wallet: its account public key is read from the device once, here. */
+  'wallets.addHardware': {
+    request: { name: string; vendor: HardwareVendor; accountIndex: number }
+    response: WalletSummary
+  }
   'wallets.unlock': { request: { walletId: string; password: string }; response: WalletSummary }
   'wallets.lock': { request: { walletId: string }; response: WalletSummary }
   'wallets.balance': { request: { walletId: string }; response: WalletBalance }
@@ -382,6 +407,13 @@ export interface DeskApi {
     response: { txId: string; status: TxStatusName }
   }
   'tx.status': { request: { txId: string }; response: { txId: string; status: TxStatusName } }
+  /** What a hardware wallet will show for a stored build, step by step; refused before the device if it cannot sign it. */
+  'tx.deviceSteps': { request: { txId: string; walletId: string }; response: DeviceSteps }
+  /** Signs a reviewed build on the hardware wallet (its witnesses verified and spliced here) and submits it. */
+  'tx.signWithDevice': {
+    request: { txId: string; walletId: string }
+    response: { txId: string; status: TxStatusName }
+  }
   /** Offline: the unsigned tx (TextEnvelope) or a review bundle (tx + resolved inputs) as a file. */
   'tx.exportUnsigned': { request: { txId: string }; response: ExportedFile }
   'tx.exportBundle': { request: { txId: string }; response: ExportedFile }
@@ -432,6 +464,7 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'wallets.create',
   'wallets.restore',
   'wallets.watch',
+  'wallets.addHardware',
   'wallets.unlock',
   'wallets.lock',
   'wallets.balance',
@@ -452,6 +485,8 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'tx.review',
   'tx.signAndSubmit',
   'tx.status',
+  'tx.deviceSteps',
+  'tx.signWithDevice',
   'tx.exportUnsigned',
   'tx.exportBundle',
   'tx.import',

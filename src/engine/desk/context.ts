@@ -14,6 +14,7 @@ import { reviewContext, type ReviewFacts } from '../offline-tx'
 import type { MarloweService } from '../service'
 import { reviewOffThread } from '../worker'
 import { chainFacts, marloweScripts } from './chain-facts'
+import type { HardwareDevices } from './device-calls'
 import { deskFailure } from './errors'
 import { ActivityTracker } from './progress'
 import { Wallets } from './wallets'
@@ -39,6 +40,8 @@ export interface DeskOptions {
   readonly now?: () => number
   /** Where long calls publish their stage; a host shares one across engine switches. Default: a new one. */
   readonly progress?: ActivityTracker
+  /** How hardware wallets are reached; default: USB. */
+  readonly hardware?: HardwareDevices
 }
 
 /** Reviews remembered for signing: far more than a person has open at once. */

@@ -5,6 +5,7 @@
 import { SandboxProvider } from '../../chain/sandbox'
 import { contractCalls } from './contract-calls'
 import { DeskContext, type DeskOptions } from './context'
+import { deviceCalls, USB_DEVICES } from './device-calls'
 import { deskFailure } from './errors'
 import type { DeskHandlers, HandlersOf, SettingsCall } from './handlers'
 import { qrCalls } from './qr-calls'
@@ -35,6 +36,7 @@ export function createDesk(options: CreateDeskOptions): DeskHandlers {
     ...walletCalls(ctx),
     ...contractCalls(ctx),
     ...txCalls(ctx),
+    ...deviceCalls(ctx, rest.hardware ?? USB_DEVICES),
     ...qrCalls(),
     ...settings,
     'app.progress': async () => ctx.progress.list()

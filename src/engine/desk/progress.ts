@@ -21,6 +21,8 @@ export type Stage =
   | 'Waiting for other work to finish'
   | 'Switching networks'
   | 'Starting the local API'
+  | 'Reading the account key from the device'
+  | 'Waiting for the confirmation on the device'
 
 /** Moves an activity to its next stage. */
 export type StageFn = (stage: Stage) => void

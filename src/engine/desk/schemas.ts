@@ -38,6 +38,11 @@ export const REQUEST_SCHEMAS: Schemas = {
   }),
   'wallets.restore': z.strictObject({ name, password, mnemonic: z.string().max(1024) }),
   'wallets.watch': z.strictObject({ name, accountKey: z.string().max(4096) }),
+  'wallets.addHardware': z.strictObject({
+    name,
+    vendor: z.enum(['ledger', 'trezor']),
+    accountIndex: z.number().int().min(0).max(0x7fffffff)
+  }),
   'wallets.unlock': z.strictObject({ walletId, password }),
   'wallets.lock': z.strictObject({ walletId }),
   'wallets.balance': z.strictObject({ walletId }),
@@ -80,6 +85,8 @@ export const REQUEST_SCHEMAS: Schemas = {
   'tx.review': z.strictObject({ txId }),
   'tx.signAndSubmit': z.strictObject({ txId, walletId, password: password.exactOptional() }),
   'tx.status': z.strictObject({ txId }),
+  'tx.deviceSteps': z.strictObject({ txId, walletId }),
+  'tx.signWithDevice': z.strictObject({ txId, walletId }),
   'tx.exportUnsigned': z.strictObject({ txId }),
   'tx.exportBundle': z.strictObject({ txId }),
   'tx.import': z.strictObject({ text }),

@@ -38,7 +38,7 @@ function eraOf(row: TxRow): Era {
   return era
 }
 
-function unsignedRow(row: TxRow): TxRow {
+export function unsignedRow(row: TxRow): TxRow {
   if (row.status !== 'unsigned') {
     throw deskFailure('Conflict', 'AlreadySubmitted', `transaction ${row.txId} was already submitted (${row.status})`, {
       txId: row.txId,
@@ -70,6 +70,23 @@ const txFile = (name: string, era: Era, tx: Uint8Array): ExportedFile => ({
   fileName: name,
   text: stringifyTextEnvelope({ type: txEnvelopeType(era), description: 'Ledger Cddl Format', cbor: tx })
 })
+
+/** Submits a signed build through the service, which checks it against the build and every signature. */
+export async function submitSigned(ctx: DeskContext, row: TxRow, tx: Uint8Array): Promise<DeskResponse<'tx.status'>> {
+  const envelope = { type: txEnvelopeType(eraOf(row)), description: '', cborHex: bytesToHex(tx) }
+  await ctx.service.submit(submitTargetOf(row), envelope)
+  return { txId: row.txId, status: ctx.build(row.txId).status }
+}
+
+/** The refusal of a signature that leaves keys unsigned: the rest is collected by exporting the transaction. */
+export function missingSignatures(keys: readonly string[]): Error {
+  return deskFailure(
+    'Forbidden',
+    'MissingSignatures',
+    `the transaction also needs ${keys.length === 1 ? 'a signature' : 'signatures'} this wallet cannot make (key ${keys.join(', ')}); export it and collect the witness`,
+    { missing: keys }
+  )
+}
 
 export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
   const { keystore, service, provider, progress } = ctx
@@ -119,12 +136,6 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     return password !== undefined && !keystore.isUnlocked(walletId)
   }
 
-  async function submitSigned(row: TxRow, tx: Uint8Array): Promise<DeskResponse<'tx.status'>> {
-    const envelope = { type: txEnvelopeType(eraOf(row)), description: '', cborHex: bytesToHex(tx) }
-    await service.submit(submitTargetOf(row), envelope)
-    return { txId: row.txId, status: ctx.build(row.txId).status }
-  }
-
   return {
     'tx.review': async ({ txId }) => {
       const row = ctx.build(txId)
@@ -144,17 +155,9 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
           stage('Signing')
           return signTransaction({ tx: row.unsignedTx, walletId, keys: keystore, resolved })
         })
-        if (result.missing.size > 0) {
-          const keys = [...result.missing.keys()]
-          throw deskFailure(
-            'Forbidden',
-            'MissingSignatures',
-            `the transaction also needs ${keys.length === 1 ? 'a signature' : 'signatures'} this wallet cannot make (key ${keys.join(', ')}); export it and collect the witness`,
-            { missing: keys }
-          )
-        }
+        if (result.missing.size > 0) throw missingSignatures([...result.missing.keys()])
         stage('Submitting to the node')
-        return submitSigned(row, result.tx)
+        return submitSigned(ctx, row, result.tx)
       })
     },
 
@@ -218,7 +221,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
       const row = unsignedRow(ctx.build(txId))
       const witnesses = readWitnessFile(new TextEncoder().encode(text), 'the witness file')
       const tx = assembleTransaction(row.unsignedTx, witnesses).tx
-      return progress.run('tx.submitWitness', 'Submitting to the node', 1, () => submitSigned(row, tx))
+      return progress.run('tx.submitWitness', 'Submitting to the node', 1, () => submitSigned(ctx, row, tx))
     },
 
     'tx.resume': async ({ txId }) => {

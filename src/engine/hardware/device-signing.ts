@@ -12,7 +12,7 @@ import { DEFAULT_GAP } from '../keys'
 import { ownedKeyHashes } from '../keys/key-scan'
 import type { AccountKey, HardwareVendor } from '../keys/wallet-file'
 import { neededKeys } from '../sign'
-import { deviceNetwork, witnessPaths } from './device-plan'
+import { deviceNetwork, witnessPaths, type DeviceRequestContext } from './device-plan'
 import { ledgerSignRequest } from './ledger-request'
 import { trezorSignParams } from './trezor-params'
 
@@ -23,6 +23,8 @@ export type DeviceRequest =
 export interface DeviceSigningPlan {
   readonly tx: DecodedTx
   readonly device: DeviceRequest
+  /** The network the request names and the paths of the keys the device signs with. */
+  readonly context: DeviceRequestContext
   /** Key hashes the transaction needs that the account does not hold, each with why. */
   readonly missing: ReadonlyMap<string, readonly string[]>
 }
@@ -46,5 +48,5 @@ export async function planDeviceSigning(input: DeviceSigningInput): Promise<Devi
     input.vendor === 'ledger'
       ? { vendor: 'ledger', request: ledgerSignRequest(tx, context) }
       : { vendor: 'trezor', request: trezorSignParams(tx, context) }
-  return { tx, device, missing }
+  return { tx, device, context, missing }
 }

@@ -18,4 +18,12 @@ export {
   type LedgerSession,
   type LedgerTransport
 } from './ledger-device'
-export { trezorSigned, trezorStateError } from './trezor-device'
+export {
+  readTrezorAccount,
+  signWithTrezor,
+  trezorSigned,
+  trezorStateError,
+  type TrezorCardano,
+  type TrezorSession
+} from './trezor-device'
+export { deviceSteps } from './device-steps'

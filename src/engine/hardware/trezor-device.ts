@@ -3,12 +3,19 @@
  * `Failure_*` messages) as device states, and its signed-transaction payload as device signatures. Connect
  * names a witness by its public key, not its path, so each key is matched to a path Desk asked to sign with.
  */
-import type { CardanoSignedTxData } from '@trezor/connect/lib/types/api/cardano'
-import { bytesToHex } from '../../core/bytes'
+import type {
+  CardanoGetPublicKey,
+  CardanoPublicKey,
+  CardanoSignedTxData,
+  CardanoSignTransaction
+} from '@trezor/connect/lib/types/api/cardano'
+import type { Unsuccessful } from '@trezor/connect/lib/types/params'
+import { bytesToHex, hexToBytes } from '../../core/bytes'
 import { EngineError } from '../errors'
 import { childPublicKey, type KeyRole } from '../keys/derivation'
 import type { AccountKey } from '../keys/wallet-file'
-import { deviceStateError, type DeviceState } from './device-states'
+import { accountPath } from './device-plan'
+import { deviceStateError, withDeviceTimeout, type DeviceState } from './device-states'
 import type { DeviceSigned } from './device-witnesses'
 
 /** Connect's error codes and the device's failure codes that name a state. */
@@ -74,3 +81,41 @@ export function trezorSigned(
     })
   }
 }
+
+type ConnectAnswer<T> = Promise<{ success: true; payload: T } | Unsuccessful>
+
+/** The two Cardano calls of Trezor Connect Desk makes, as Connect answers them. */
+export interface TrezorCardano {
+  cardanoGetPublicKey(params: CardanoGetPublicKey): ConnectAnswer<CardanoPublicKey>
+  cardanoSignTransaction(params: CardanoSignTransaction): ConnectAnswer<CardanoSignedTxData>
+  /** Stops the call in progress (Connect's `cancel`), when the device took too long. */
+  cancel(): void
+}
+
+export interface TrezorSession {
+  readonly connect: TrezorCardano
+  readonly timeoutMs: number
+}
+
+async function answered<T>(session: TrezorSession, call: ConnectAnswer<T>): Promise<T> {
+  const answer = await withDeviceTimeout('trezor', session.timeoutMs, call, async () => session.connect.cancel())
+  if (!answer.success) throw trezorStateError(answer.payload)
+  return answer.payload
+}
+
+/** The account public key ‖ chain code (64 bytes) of m/1852'/1815'/account'. */
+export async function readTrezorAccount(session: TrezorSession, account: number): Promise<Uint8Array> {
+  const key = await answered(session, session.connect.cardanoGetPublicKey({ path: accountPath(account) }))
+  return hexToBytes(key.publicKey)
+}
+
+export async function signWithTrezor(
+  session: TrezorSession,
+  params: CardanoSignTransaction,
+  account: AccountKey
+): Promise<DeviceSigned> {
+  const payload = await answered(session, session.connect.cardanoSignTransaction(params))
+  return trezorSigned(payload, account, params.additionalWitnessRequests?.filter(isPath) ?? [])
+}
+
+const isPath = (p: string | number[]): p is number[] => Array.isArray(p)

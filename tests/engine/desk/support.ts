@@ -13,6 +13,7 @@ import type { ChainProvider } from '../../../src/chain/provider'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
 import { createDesk, handleDeskCall, type DeskHandlers } from '../../../src/engine/desk'
+import type { HardwareDevices } from '../../../src/engine/desk/device-calls'
 import { Keystore } from '../../../src/engine/keys'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { ManualClock, T0 } from '../build/support'
@@ -77,7 +78,7 @@ export function wireCalls(raw: (name: string, request: unknown) => Promise<DeskR
 }
 
 export async function deskHarness(
-  options: { provider?: ChainProvider & { close(): Promise<void> } } = {}
+  options: { provider?: ChainProvider & { close(): Promise<void> }; hardware?: HardwareDevices } = {}
 ): Promise<DeskHarness> {
   const clock = new ManualClock()
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-desk-'))
@@ -92,7 +93,14 @@ export async function deskHarness(
     followEveryMs: false
   })
   const keystore = await Keystore.open({ dir: join(dir, 'keys'), scrypt: FAST_SCRYPT })
-  const desk = createDesk({ service: opened.service, store: opened.store, keystore, version: VERSION, now: clock.now })
+  const desk = createDesk({
+    service: opened.service,
+    store: opened.store,
+    keystore,
+    version: VERSION,
+    now: clock.now,
+    ...(options.hardware === undefined ? {} : { hardware: options.hardware })
+  })
   const answers: string[] = []
   const logged: unknown[] = []
 

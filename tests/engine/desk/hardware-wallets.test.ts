@@ -1,0 +1,208 @@
+/**
+ * Hardware wallets through the desk's wire: added by reading the account key from the device (Ledger through
+ * the transport mocker replaying the Cardano app's documented exchanges; the real node-hid finds no device on
+ * this machine), the steps the device will show, and a reviewed build signed on the device (a Trezor Connect
+ * double that signs what it was asked at the requested paths), verified, spliced and submitted; and every device
+ * refusal as the desk's typed error with the engine's message, nothing submitted.
+ */
+import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker'
+import { PROTO } from '@trezor/connect/lib/constants'
+import type { CardanoSignTransaction } from '@trezor/connect/lib/types/api/cardano'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { PreparedTx, WalletSummary } from '../../../src/api/contract'
+import { sandboxWallet } from '../../../src/chain/sandbox'
+import { bytesToHex } from '../../../src/core/bytes'
+import { stringifyContract } from '../../../src/core/marlowe/json'
+import type { HardwareDevices } from '../../../src/engine/desk/device-calls'
+import type { TrezorCardano } from '../../../src/engine/hardware'
+import { childPublicKey } from '../../../src/engine/keys/derivation'
+import { CAROL_ACCOUNT, carol, HOLDER_CONTRACT, softwareSignatures } from '../hardware/support'
+import { deskHarness, PASSWORD, type DeskHarness } from './support'
+
+/** doc/ins_get_app_version.md and doc/ins_get_public_keys.md (m/1852'/1815'/0'), as the engine's Ledger test. */
+const GET_VERSION = 'd700000000'
+const VERSION_7_1 = '070100009000'
+const GET_ACCOUNT_KEY = 'd71000000d03' + '8000073c' + '80000717' + '80000000'
+const PAYMENT_PATH = "m/1852'/1815'/0'/0/0"
+
+type Signer = (params: CardanoSignTransaction) => ReturnType<TrezorCardano['cardanoSignTransaction']>
+
+/** Trezor Connect's Cardano calls, answering as `sign` says; records what it was asked. */
+function trezorConnect(sign: Signer) {
+  const asked: CardanoSignTransaction[] = []
+  let cancelled = 0
+  const connect: TrezorCardano = {
+    cardanoGetPublicKey: async () => ({
+      success: true,
+      payload: { publicKey: bytesToHex(CAROL_ACCOUNT.xvk) } as never
+    }),
+    cardanoSignTransaction: (params) => {
+      asked.push(params)
+      return sign(params)
+    },
+    cancel: () => {
+      cancelled += 1
+    }
+  }
+  return { connect, asked, cancelled: () => cancelled }
+}
+
+/** A device that signs the body `txId` names, by the account's keys, at each path it was asked to. */
+const signsBody =
+  (txId: () => string): Signer =>
+  async (params) => {
+    const paths = (params.additionalWitnessRequests ?? []).filter((p): p is number[] => Array.isArray(p))
+    const witnesses = softwareSignatures(txId(), paths).map((s) => ({
+      type: PROTO.CardanoTxWitnessType.SHELLEY_WITNESS,
+      pubKey: bytesToHex(childPublicKey(CAROL_ACCOUNT.xvk, 'payment', s.path[4]!, false)),
+      signature: s.signatureHex
+    }))
+    return { success: true, payload: { hash: txId(), witnesses } }
+  }
+
+let h: DeskHarness
+let devices: { ledger: () => Promise<Awaited<ReturnType<HardwareDevices['openLedger']>>>; trezor: Signer }
+let built: PreparedTx | undefined
+
+beforeAll(async () => {
+  devices = {
+    ledger: async () => openTransportReplayer(new RecordStore([])),
+    trezor: signsBody(() => built!.txId)
+  }
+  h = await deskHarness({
+    hardware: {
+      timeoutMs: 60_000,
+      openLedger: () => devices.ledger(),
+      openTrezor: async () => trezorConnect((p) => devices.trezor(p)).connect
+    }
+  })
+})
+afterAll(() => h.close())
+
+const replaying = (exchanges: [string, string][]) => async () => openTransportReplayer(new RecordStore(exchanges))
+
+describe('adding a hardware wallet', () => {
+  test('a Ledger: the account key is read once through the documented exchanges; the wallet is the account', async () => {
+    devices.ledger = replaying([
+      [GET_VERSION, VERSION_7_1],
+      [GET_VERSION, VERSION_7_1],
+      [GET_ACCOUNT_KEY, bytesToHex(CAROL_ACCOUNT.xvk) + '9000']
+    ])
+    const wallet = await h.ok('wallets.addHardware', { name: 'carol on ledger', vendor: 'ledger', accountIndex: 0 })
+    expect(wallet).toMatchObject({ kind: 'hardware', name: 'carol on ledger', address: carol.address })
+    const locked = await h.fails('wallets.unlock', { walletId: wallet.id, password: 'x' }, 'HardwareWallet')
+    expect(locked.message).toContain('keeps its keys on a Ledger')
+    await h.ok('wallets.remove', { walletId: wallet.id, confirmName: 'carol on ledger' })
+  })
+
+  test('a locked Ledger or the wrong app: the engine’s message with its way on, and no wallet', async () => {
+    devices.ledger = replaying([[GET_VERSION, '6e11']])
+    const locked = await h.fails(
+      'wallets.addHardware',
+      { name: 'l', vendor: 'ledger', accountIndex: 0 },
+      'HardwareWalletLocked'
+    )
+    expect(locked.message).toBe(
+      'The Ledger is locked. Enter its PIN on the device, open the Cardano app, then try again.'
+    )
+    devices.ledger = replaying([[GET_VERSION, '6e01']])
+    const wrong = await h.fails(
+      'wallets.addHardware',
+      { name: 'l', vendor: 'ledger', accountIndex: 0 },
+      'HardwareWalletWrongApp'
+    )
+    expect(wrong.message).toContain('Open the Cardano app, then try again')
+    expect(await h.ok('wallets.list', {})).toEqual([])
+  })
+
+  test('no Ledger on USB (the real node-hid on this machine): HardwareWalletNotFound', async () => {
+    const usb = await deskHarness()
+    try {
+      const none = await usb.fails(
+        'wallets.addHardware',
+        { name: 'l', vendor: 'ledger', accountIndex: 0 },
+        'HardwareWalletNotFound'
+      )
+      expect(none.message).toMatch(
+        /^No Ledger was found .*Connect it by USB, unlock it and open the Cardano app, then try again\.$/
+      )
+    } finally {
+      await usb.close()
+    }
+  })
+
+  test('bad requests are refused before any device is asked', async () => {
+    await h.fails('wallets.addHardware', { name: 'x', vendor: 'keystone', accountIndex: 0 }, 'InvalidRequest')
+    await h.fails('wallets.addHardware', { name: 'x', vendor: 'ledger', accountIndex: -1 }, 'InvalidRequest')
+    await h.fails('wallets.addHardware', { name: 'x', vendor: 'ledger', accountIndex: 2 ** 31 }, 'InvalidRequest')
+  })
+})
+
+describe('signing a reviewed build on the device', () => {
+  let trezor: WalletSummary
+
+  beforeAll(async () => {
+    trezor = await h.ok('wallets.addHardware', { name: 'carol on trezor', vendor: 'trezor', accountIndex: 0 })
+    built = await h.ok('contracts.create', {
+      walletId: trezor.id,
+      contractJson: stringifyContract(HOLDER_CONTRACT),
+      roles: [{ role: 'Holder', address: carol.address }],
+      tags: ['desk.test']
+    })
+  }, 120_000)
+
+  test('the steps the device will show follow the body: every output, the fee, the mint, the key it signs with', async () => {
+    const { vendor, steps, missing } = await h.ok('tx.deviceSteps', { txId: built!.txId, walletId: trezor.id })
+    expect(vendor).toBe('trezor')
+    expect(missing).toEqual([])
+    const titles = steps.map((s) => s.title)
+    const outputs = built!.review.outputs.length
+    expect(titles[0]).toBe('Start signing a Plutus transaction')
+    expect(titles.filter((t) => t.startsWith('Output '))).toHaveLength(outputs)
+    expect(titles).toEqual(expect.arrayContaining(['Fee', 'Mint', 'Script data hash', 'Collateral inputs']))
+    expect(steps.find((s) => s.title === 'Fee')?.lines).toEqual([{ label: 'Fee', lovelace: built!.review.fee.fee }])
+    expect(steps.at(-1)).toEqual({
+      title: 'Sign the transaction',
+      lines: [{ label: 'With the key at', text: PAYMENT_PATH }]
+    })
+  })
+
+  test('a device that rebuilt another body: its signatures are refused and nothing is submitted', async () => {
+    devices.trezor = signsBody(() => 'ab'.repeat(32))
+    const e = await h.fails(
+      'tx.signWithDevice',
+      { txId: built!.txId, walletId: trezor.id },
+      'HardwareWalletBodyMismatch'
+    )
+    expect(e.message).toContain('the device rebuilt it differently')
+    expect((await h.ok('tx.status', { txId: built!.txId })).status).toBe('unsigned')
+  })
+
+  test('rejected on the device: the engine’s message, nothing submitted', async () => {
+    devices.trezor = async () => ({
+      success: false,
+      payload: { error: 'Action cancelled by user', code: 'Failure_ActionCancelled' }
+    })
+    const e = await h.fails('tx.signWithDevice', { txId: built!.txId, walletId: trezor.id }, 'HardwareWalletRejected')
+    expect(e.message).toContain('nothing was signed or shared')
+    expect((await h.ok('tx.status', { txId: built!.txId })).status).toBe('unsigned')
+  })
+
+  test('signed on the device, verified and spliced by the engine, then submitted', async () => {
+    devices.trezor = signsBody(() => built!.txId)
+    const answer = await h.ok('tx.signWithDevice', { txId: built!.txId, walletId: trezor.id })
+    expect(answer).toEqual({ txId: built!.txId, status: 'submitted' })
+    await h.fails('tx.signWithDevice', { txId: built!.txId, walletId: trezor.id }, 'AlreadySubmitted')
+  })
+
+  test('an unknown build, or a wallet that is not a hardware one, is refused before the device', async () => {
+    await h.fails('tx.deviceSteps', { txId: 'cd'.repeat(32), walletId: trezor.id }, 'TxNotFound')
+    const software = await h.ok('wallets.restore', {
+      name: 'alice',
+      password: PASSWORD,
+      mnemonic: sandboxWallet('alice').mnemonic
+    })
+    const e = await h.fails('tx.deviceSteps', { txId: built!.txId, walletId: software.id }, 'InvalidRequest')
+    expect(e.message).toContain('is not a hardware wallet')
+  })
+})
