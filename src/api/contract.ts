@@ -30,6 +30,8 @@ export interface WalletSummary {
   readonly id: string
   readonly name: string
   readonly kind: WalletKind
+  /** A hardware wallet's device. */
+  readonly vendor?: HardwareVendor
   readonly locked: boolean
   /**
    * While unlocked: when it locks itself unless used before, epoch ms on the engine's wall clock (each signature

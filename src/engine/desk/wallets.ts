@@ -211,6 +211,7 @@ export class Wallets {
       id: info.id,
       name: info.name,
       kind: KIND[info.kind],
+      ...(info.kind === 'hardware' ? { vendor: info.vendor } : {}),
       locked: locksAt === undefined,
       ...(locksAt === undefined ? {} : { locksAt: BigInt(locksAt) }),
       address: first!.base ?? first!.enterprise

@@ -89,7 +89,12 @@ describe('adding a hardware wallet', () => {
       [GET_ACCOUNT_KEY, bytesToHex(CAROL_ACCOUNT.xvk) + '9000']
     ])
     const wallet = await h.ok('wallets.addHardware', { name: 'carol on ledger', vendor: 'ledger', accountIndex: 0 })
-    expect(wallet).toMatchObject({ kind: 'hardware', name: 'carol on ledger', address: carol.address })
+    expect(wallet).toMatchObject({
+      kind: 'hardware',
+      vendor: 'ledger',
+      name: 'carol on ledger',
+      address: carol.address
+    })
     const locked = await h.fails('wallets.unlock', { walletId: wallet.id, password: 'x' }, 'HardwareWallet')
     expect(locked.message).toContain('keeps its keys on a Ledger')
     await h.ok('wallets.remove', { walletId: wallet.id, confirmName: 'carol on ledger' })

@@ -4,7 +4,7 @@
  */
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { ExportedFile, PreparedTx, QrSequence, TxKind, TxStatusName } from '../../../api/contract'
+import type { DeviceSteps, ExportedFile, PreparedTx, QrSequence, TxKind, TxStatusName } from '../../../api/contract'
 import type { TxReview } from '../../../core/cardano/review/types'
 import type { JsonObject } from '../../../core/json/lossless'
 import { useDesk } from '../api/desk'
@@ -118,6 +118,18 @@ export const useTxStore = defineStore('tx', () => {
     await follow(result.txId, result.status)
   }
 
+  /** What the selected hardware wallet will show for the build, step by step. */
+  function deviceSteps(): Promise<DeviceSteps> {
+    return desk['tx.deviceSteps']({ txId: requireCurrent().txId, walletId: wallets.requireSelected().id })
+  }
+
+  /** Signs the build on the selected hardware wallet; the engine checks and splices its witnesses and submits. */
+  async function signWithDevice(): Promise<void> {
+    const txId = requireCurrent().txId
+    const result = await desk['tx.signWithDevice']({ txId, walletId: wallets.requireSelected().id })
+    await follow(result.txId, result.status)
+  }
+
   async function submitWitness(txId: string, text: string): Promise<void> {
     const result = await desk['tx.submitWitness']({ txId, text })
     await follow(result.txId, result.status)
@@ -175,6 +187,8 @@ export const useTxStore = defineStore('tx', () => {
     forget,
     importFile,
     signAndSubmit,
+    deviceSteps,
+    signWithDevice,
     submitWitness,
     exportUnsigned,
     exportBundle,

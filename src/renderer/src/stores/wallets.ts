@@ -6,7 +6,13 @@
 import { defineStore } from 'pinia'
 // `watch` is also this store's action for watch-only wallets.
 import { computed, onScopeDispose, ref, watch as watchSource } from 'vue'
-import type { PublicKeyExport, WalletActivityPage, WalletBalance, WalletSummary } from '../../../api/contract'
+import type {
+  HardwareVendor,
+  PublicKeyExport,
+  WalletActivityPage,
+  WalletBalance,
+  WalletSummary
+} from '../../../api/contract'
 import { useDesk } from '../api/desk'
 import { isWalletLocked } from '../model/errors'
 
@@ -129,6 +135,11 @@ export const useWalletsStore = defineStore('wallets', () => {
     added(await desk['wallets.watch']({ name, accountKey }))
   }
 
+  /** A hardware wallet: the engine reads its account key from the device, once. */
+  async function addHardware(name: string, vendor: HardwareVendor, accountIndex: number): Promise<void> {
+    added(await desk['wallets.addHardware']({ name, vendor, accountIndex }))
+  }
+
   function requireSelected(): WalletSummary {
     const wallet = selected.value
     if (wallet === undefined) throw new Error('No wallet is selected.')
@@ -194,6 +205,7 @@ export const useWalletsStore = defineStore('wallets', () => {
     phraseConfirmed,
     restore,
     watch,
+    addHardware,
     unlock,
     lock,
     rename,
