@@ -8,8 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { OpenedChain } from '../../src/chain/open'
 import { SandboxProvider } from '../../src/chain/sandbox'
 import { sandboxWallet } from '../../src/chain/sandbox/wallets'
@@ -22,27 +21,17 @@ import { testWallet } from '../engine/build/support'
 import {
   SCREENSHOT_DIR,
   STEP_TIMEOUT_MS,
-  launchChromium,
-  missingPrerequisite,
   restoreOnFirstRun,
   screenshots,
   startUiHost,
+  suiteChromium,
   waitForText
 } from './support'
 
 const PASSWORD = 'correct horse battery staple'
 const CONFIRM_TIMEOUT_MS = 60_000
 
-const missing = missingPrerequisite()
-let browser: Browser | undefined
-
-beforeAll(async () => {
-  if (missing === undefined) browser = await launchChromium()
-}, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-}, 30_000)
+const chromium = suiteChromium()
 
 /** How Desk reaches the ledger the other builder writes to. */
 type Route = 'sandbox' | 'Blockfrost' | 'Kupo + Ogmios'
@@ -107,8 +96,7 @@ describe('a contract another builder made, in the browser', () => {
   test.each<Route>(['sandbox', 'Blockfrost', 'Kupo + Ogmios'])(
     'through %s: the Buyer finds it by her role token and deposits; the other builder sees it',
     async (route) => {
-      if (missing !== undefined) throw new Error(missing)
-      if (browser === undefined) throw new Error('Chromium did not start')
+      const browser = chromium()
       const w = await world(route)
       const server = await startUiHost(w.chain).catch(async (e: unknown) => {
         await w.close()

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 import type { OpenedChain } from '../../src/chain/open'
 import { DeskHost } from '../../src/host/host'
 import { createServer, listen } from '../../src/server/app'
@@ -66,6 +67,26 @@ export function launchChromiumWithCamera(video: string): Promise<Browser> {
 }
 
 /** Chromium with a profile on disk (`profileDir/Default/History` among it), as a user's browser keeps one. */
+/**
+ * One Chromium for a test file, launched before its tests when the prerequisites are there and closed after;
+ * the getter fails the test that needs it, saying what is missing.
+ */
+export function suiteChromium(): () => Browser {
+  const missing = missingPrerequisite()
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    if (missing === undefined) browser = await launchChromium()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+  }, 30_000)
+  return () => {
+    if (missing !== undefined) throw new Error(missing)
+    if (browser === undefined) throw new Error('Chromium did not start')
+    return browser
+  }
+}
+
 export function launchChromiumWithProfile(profileDir: string): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
@@ -149,7 +170,9 @@ export async function startUiServer(): Promise<UiServer> {
  * Ogmios telling one), so that another builder in the test can use the same ledger: the desk host, the Runtime
  * API and the page on 127.0.0.1, with a fresh data directory.
  */
-export async function startUiHost(chain: OpenedChain): Promise<PageServer & { readonly host: DeskHost }> {
+export async function startUiHost(
+  chain: OpenedChain
+): Promise<PageServer & { readonly host: DeskHost; readonly dataDir: string }> {
   const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-host-'))
   let port = 0
   const host = await DeskHost.open({
@@ -187,7 +210,7 @@ export async function startUiHost(chain: OpenedChain): Promise<PageServer & { re
     handedOut += 1
     return `http://127.0.0.1:${port}/ui/#secret=${secret}`
   }
-  return { host, origin: `http://127.0.0.1:${port}`, nextLink, stop }
+  return { host, dataDir: data, origin: `http://127.0.0.1:${port}`, nextLink, stop }
 }
 
 /** The CLI bundle that `startServe` had `cliPath()` build into a temporary directory (rebuilt if asked again). */

@@ -1,0 +1,77 @@
+/**
+ * The hardware wallet screens in Chromium, on the real engine in this process: no device is plugged into this
+ * machine, so adding a Ledger answers the engine's no-device message (the real node-hid looked), and a review
+ * for a hardware wallet (carol's account key, as a device would have returned it) shows what the Ledger will
+ * show step by step, and signing on it says no device was found, with Try again. Screenshots in
+ * out/e2e-screenshots/hardware-*.
+ */
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { SandboxProvider } from '../../src/chain/sandbox'
+import { stringifyContract } from '../../src/core/marlowe/json'
+import { Keystore } from '../../src/engine/keys'
+import { CAROL_ACCOUNT } from '../engine/hardware/support'
+import { SCREENSHOT_DIR, STEP_TIMEOUT_MS, screenshots, startUiHost, suiteChromium, waitForText } from './support'
+
+const chromium = suiteChromium()
+
+describe('hardware wallets in the browser, with no device on this machine', () => {
+  test('adding a Ledger says no device was found; a build shows the Ledger’s steps, and signing says the same', async () => {
+    const browser = chromium()
+    const sandbox = SandboxProvider.open({ clockTickMs: false })
+    const server = await startUiHost({ provider: sandbox, network: 'sandbox', close: async () => undefined })
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    context.setDefaultTimeout(STEP_TIMEOUT_MS)
+    const page = await context.newPage()
+    const shot = screenshots(page, SCREENSHOT_DIR, 'hardware')
+    const byId = (id: string) => page.getByTestId(id)
+    try {
+      await page.goto(await server.nextLink())
+      await byId('first-run').waitFor()
+      await byId('tab-hardware').click()
+      await byId('hardware-add').click()
+      await waitForText(
+        byId('error').locator('.notice-message'),
+        /^No Ledger was found .*open the Cardano app, then try again\.$/
+      )
+      expect(await byId('hardware-add').textContent()).toContain('Read the account from the Ledger')
+      await shot('no-device')
+
+      // The account key a Ledger would have returned for carol's account 0, put in the keystore's directory.
+      const keys = await Keystore.open({ dir: join(server.dataDir, 'keys') })
+      const wallet = await keys.addHardware({
+        name: 'Carol’s Ledger',
+        vendor: 'ledger',
+        accountIndex: 0,
+        accountXvk: CAROL_ACCOUNT.xvk
+      })
+      const timeout = BigInt(Date.now()) + 86_400_000n
+      await server.host.desk['contracts.create']({
+        walletId: wallet.id,
+        contractJson: stringifyContract({ type: 'When', cases: [], timeout, timeoutContinuation: { type: 'Close' } }),
+        roles: [],
+        tags: ['desk.e2e']
+      })
+
+      await page.reload()
+      await waitForText(byId('wallet-picker'), 'Carol’s Ledger')
+      await byId('nav-contracts').click()
+      await byId('draft-resume').click()
+      await byId('device-steps').waitFor()
+      const steps = await byId('device-step').allTextContents()
+      expect(steps[0]).toContain('Start signing a Plutus transaction')
+      expect(steps.at(-1)).toContain("m/1852'/1815'/0'/0/0")
+      expect(await byId('sign-password').count()).toBe(0)
+      await shot('device-steps')
+
+      await byId('device-sign-submit').click()
+      await waitForText(byId('sign-panel').getByTestId('error').locator('.notice-message'), /^No Ledger was found /)
+      expect(await byId('device-sign-submit').textContent()).toContain('Try again')
+      await shot('sign-no-device')
+    } finally {
+      await context.close()
+      await server.stop()
+      await sandbox.close()
+    }
+  }, 180_000)
+})
