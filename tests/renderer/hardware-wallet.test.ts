@@ -19,7 +19,7 @@ import { status } from './support/runtime-json'
 
 const NOW = 1_900_000_000_000n
 const NO_DEVICE =
-  'No Ledger was found (cannot open device with path ). Connect it by USB, unlock it and open the Cardano app, then try again.'
+  'No Ledger was found (NoDevice). Connect it by USB, unlock it and open the Cardano app, then try again.'
 const REJECTED =
   'The request was rejected on the Ledger: nothing was signed or shared. Try again to review it on the device once more.'
 
