@@ -10,7 +10,7 @@ import { CSL, withCsl, type CslScope } from '../../csl'
 import { EngineError } from '../errors'
 import { engineFailure } from './build-errors'
 import { auxiliaryData, bigNum, cslAddress, cslInput, cslValue } from './csl-convert'
-import { runsScripts, type PlannedMint, type TxPlan } from './plan'
+import { runsScripts, sortedMints, type PlannedMint, type TxPlan } from './plan'
 import { builderConfig, costModels } from './protocol'
 import { compareRefs, formatRef } from '../../core/cardano/refs'
 
@@ -21,7 +21,7 @@ export interface AssembleInput {
   readonly walletInputs: readonly Utxo[]
   readonly changeAddress: string
   readonly collateral?: { readonly utxo: Utxo; readonly total: bigint }
-  /** Budgets by redeemer key (`spend:<index>`, `mint:0`). */
+  /** Budgets by redeemer key (`spend:<index>`, `mint:<index>`). */
   readonly exUnits: ReadonlyMap<string, ExUnits>
 }
 
@@ -47,7 +47,7 @@ export function placeholderUnits(
 ): Map<string, ExUnits> {
   const indices = spendIndices(plan, walletInputs)
   const keys = plan.scriptSpends.map((s) => redeemerKey('spend', indices.get(formatRef(s.utxo.ref)) ?? 0))
-  if (plan.mint !== undefined) keys.push(redeemerKey('mint', 0))
+  sortedMints(plan).forEach((_, i) => keys.push(redeemerKey('mint', i)))
   const n = BigInt(Math.max(keys.length, 1))
   const share: ExUnits = { mem: pp.maxTxExUnits.mem / n, steps: pp.maxTxExUnits.steps / n }
   return new Map(keys.map((k) => [k, share]))
@@ -108,16 +108,28 @@ function setOutputsAndDatums(scope: CslScope, tb: CSL.TransactionBuilder, plan: 
   return witnessed.size
 }
 
-/** The role-token mint: the policy script in the witness set, one redeemer for all its tokens. */
-function setMint(scope: CslScope, tb: CSL.TransactionBuilder, mint: PlannedMint, units?: ExUnits): void {
+/** Each policy's script in the witness set, one redeemer for all its tokens, indexed in policy-id order. */
+function setMints(
+  scope: CslScope,
+  tb: CSL.TransactionBuilder,
+  mints: readonly PlannedMint[],
+  input: AssembleInput
+): void {
   const mb = scope.own(CSL.MintBuilder.new())
   const tag = scope.own(CSL.RedeemerTag.new_mint())
-  const source = scope.own(CSL.PlutusScriptSource.new(scope.own(CSL.PlutusScript.new_v2(mint.script))))
-  const witness = scope.own(CSL.MintWitness.new_plutus_script(source, redeemer(scope, tag, 0, mint.redeemer, units)))
-  for (const a of mint.assets) {
-    const name = scope.own(CSL.AssetName.new(hexToBytes(a.assetName)))
-    mb.add_asset(witness, name, scope.own(CSL.Int.new(bigNum(scope, a.quantity))))
-  }
+  mints.forEach((mint, index) => {
+    const units = input.exUnits.get(redeemerKey('mint', index))
+    const source = scope.own(CSL.PlutusScriptSource.new(scope.own(CSL.PlutusScript.new_v2(mint.script))))
+    const witness = scope.own(
+      CSL.MintWitness.new_plutus_script(source, redeemer(scope, tag, index, mint.redeemer, units))
+    )
+    for (const a of mint.assets) {
+      const name = scope.own(CSL.AssetName.new(hexToBytes(a.assetName)))
+      const quantity =
+        a.quantity < 0n ? CSL.Int.new_negative(bigNum(scope, -a.quantity)) : CSL.Int.new(bigNum(scope, a.quantity))
+      mb.add_asset(witness, name, scope.own(quantity))
+    }
+  })
   tb.set_mint_builder(mb)
 }
 
@@ -126,7 +138,8 @@ function build(scope: CslScope, input: AssembleInput): Assembled {
   const tb = scope.own(CSL.TransactionBuilder.new(builderConfig(scope, pp)))
   setInputs(scope, tb, input)
   const datums = setOutputsAndDatums(scope, tb, plan)
-  if (plan.mint !== undefined) setMint(scope, tb, plan.mint, input.exUnits.get(redeemerKey('mint', 0)))
+  const mints = sortedMints(plan)
+  if (mints.length > 0) setMints(scope, tb, mints, input)
   for (const pkh of plan.requiredSigners) tb.add_required_signer(scope.own(CSL.Ed25519KeyHash.from_hex(pkh)))
   if (plan.metadata.size > 0) tb.set_auxiliary_data(auxiliaryData(scope, plan.metadata))
   if (plan.validity !== undefined) {

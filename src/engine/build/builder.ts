@@ -5,6 +5,7 @@
 import { deploymentOf } from '../../chain/deployments'
 import type { NetworkName } from '../../chain/provider'
 import { buildApplyInputs } from './apply'
+import { buildBurn } from './burn'
 import type { BuildContext } from './context'
 import { buildCreate } from './create'
 import { ReferenceScripts } from './scripts'
@@ -12,6 +13,8 @@ import type {
   ApplyBuild,
   ApplyRequest,
   BuilderOptions,
+  BurnBuild,
+  BurnRequest,
   CreateBuild,
   CreateRequest,
   WalletRequest,
@@ -50,6 +53,11 @@ export class MarloweTxBuilder {
   /** Builds a withdrawal tx (POST /withdrawals). */
   async withdraw(wallet: WalletRequest, request: WithdrawRequest): Promise<WithdrawBuild> {
     return buildWithdraw(await this.context(), wallet, request)
+  }
+
+  /** Builds a role-token burn (POST /role-tokens/burnTxs). */
+  async burn(wallet: WalletRequest, request: BurnRequest): Promise<BurnBuild> {
+    return buildBurn(await this.context(), wallet, request)
   }
 
   /** Frees a build's inputs: on submit, or when its unsigned tx is abandoned. */

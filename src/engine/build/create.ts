@@ -155,7 +155,7 @@ export async function buildCreate(
         { address: marloweAddress, value: assets, datum: datumBytes },
         ...distributionOutputs(ctx.pp, roles, rolesCurrency, openRoleAddress)
       ],
-      ...(minted === undefined ? {} : { mint: minted.mint }),
+      ...(minted === undefined ? {} : { mints: [minted.mint] }),
       requiredSigners: [],
       metadata: metadataFor(request, rolesCurrency, roles)
     }

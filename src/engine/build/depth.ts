@@ -17,7 +17,7 @@ function writtenData(plan: TxPlan): Array<readonly [string, Uint8Array]> {
   plan.scriptSpends.forEach((s, i) => {
     out.push([`the datum of script input ${i}`, s.datum], [`the redeemer of script input ${i}`, s.redeemer])
   })
-  if (plan.mint !== undefined) out.push(['the minting redeemer', plan.mint.redeemer])
+  for (const m of plan.mints ?? []) out.push([`the minting redeemer of ${m.policyId}`, m.redeemer])
   return out
 }
 

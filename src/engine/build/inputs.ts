@@ -34,10 +34,10 @@ export function feeAllowance(pp: ProtocolParameters, plan: TxPlan): bigint {
 }
 
 function mintedValue(plan: TxPlan): Value {
-  const mint = plan.mint
-  if (mint === undefined) return ZERO
   return sumValues(
-    mint.assets.map((a) => ({ lovelace: 0n, assets: { [mint.policyId]: { [a.assetName]: a.quantity } } }))
+    (plan.mints ?? []).flatMap((m) =>
+      m.assets.map((a) => ({ lovelace: 0n, assets: { [m.policyId]: { [a.assetName]: a.quantity } } }))
+    )
   )
 }
 

@@ -32,7 +32,8 @@ export interface TxPlan {
   /** Wallet UTxOs the tx must spend (role tokens, the minting seed); coin selection adds more. */
   readonly walletSpends: readonly Utxo[]
   readonly outputs: readonly PlannedOutput[]
-  readonly mint?: PlannedMint
+  /** Mints or burns, one per policy; their redeemers are indexed in policy-id order. */
+  readonly mints?: readonly PlannedMint[]
   /** Payment key hashes, hex. */
   readonly requiredSigners: readonly string[]
   readonly metadata: TransactionMetadata
@@ -48,6 +49,11 @@ export interface Planned<T> {
 /** Builds the plan from the wallet UTxOs no pending build holds; run again when a reservation races. */
 export type PlanFactory<T> = (available: readonly Utxo[]) => Planned<T> | Promise<Planned<T>>
 
+/** The plan's mints in ledger order (by policy id), which is the order of their redeemer indices. */
+export function sortedMints(plan: TxPlan): PlannedMint[] {
+  return [...(plan.mints ?? [])].sort((a, b) => (a.policyId < b.policyId ? -1 : a.policyId > b.policyId ? 1 : 0))
+}
+
 export function runsScripts(plan: TxPlan): boolean {
-  return plan.scriptSpends.length > 0 || plan.mint !== undefined
+  return plan.scriptSpends.length > 0 || (plan.mints ?? []).length > 0
 }

@@ -169,3 +169,27 @@ export interface ApplyBuild extends BuiltTx {
 export interface WithdrawBuild extends BuiltTx {
   readonly payouts: readonly BuiltPayout[]
 }
+
+/** A roles policy whose tokens a burn destroys. */
+export interface BurnPolicy {
+  readonly policyId: string
+  /** Its Plutus V2 script as a witness set holds it (from the create tx that minted the tokens). */
+  readonly script: Uint8Array
+  /** The names (hex) of its tokens to burn. */
+  readonly assetNames: ReadonlySet<string>
+}
+
+export interface BurnRequest {
+  /**
+   * Which of the tokens the wallet holds (each once, quantity 1) to burn, by policy; may throw to refuse (e.g.
+   * tokens of contracts still open). Nothing chosen is Runtime's `BurnNoTokensToBurn`.
+   */
+  readonly choose: (
+    held: ReadonlyArray<{ readonly policyId: string; readonly assetName: string }>
+  ) => readonly BurnPolicy[] | Promise<readonly BurnPolicy[]>
+}
+
+export interface BurnBuild extends BuiltTx {
+  /** Every token the tx burns (positive quantities). */
+  readonly burned: Value
+}
