@@ -91,7 +91,7 @@ export interface WalletBalance {
   readonly held: { readonly unsigned: HeldFunds; readonly submitted: HeldFunds }
 }
 
-export type TxKind = 'create' | 'apply' | 'withdraw'
+export type TxKind = 'create' | 'apply' | 'withdraw' | 'burn'
 export type TxStatusName = 'unsigned' | 'submitted' | 'confirmed'
 
 /** A built, stored, unsigned transaction and what it does. */

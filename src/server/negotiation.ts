@@ -11,7 +11,8 @@ export type BuildVariant = 'json' | 'vendor'
 export const VENDOR_TYPES = {
   create: 'application/vendor.iog.marlowe-runtime.contract-tx-json',
   apply: 'application/vendor.iog.marlowe-runtime.apply-inputs-tx-json',
-  withdraw: 'application/vendor.iog.marlowe-runtime.withdraw-tx-json'
+  withdraw: 'application/vendor.iog.marlowe-runtime.withdraw-tx-json',
+  burn: 'application/vendor.iog.marlowe-runtime.burn-role-tokens-tx-json'
 } as const
 
 /** The media types an Accept header takes; undefined when it takes anything (absent or empty). */

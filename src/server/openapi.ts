@@ -201,6 +201,27 @@ const OPERATIONS: readonly Operation[] = [
     errors: [400, 403, 404, 409, 503]
   },
   {
+    method: 'post',
+    path: '/role-tokens/burnTxs',
+    operationId: 'burnRoleTokens',
+    summary: 'Build a transaction that burns role tokens of closed contracts; the answer is a bare {txId, txBody|tx}',
+    parameters: ['WalletHeaders'],
+    body: 'RoleTokenFilter',
+    success: 201,
+    vendorType: VENDOR_TYPES.burn,
+    errors: [400, 406, 413, 503]
+  },
+  {
+    method: 'put',
+    path: '/role-tokens/burnTxs/{txId}',
+    operationId: 'submitBurnRoleTokensTx',
+    summary: 'Submit a signed role-token burn (an unknown id is a 400, as in Runtime)',
+    pathParams: ['txId'],
+    body: 'TextEnvelope',
+    success: 202,
+    errors: [400, 403, 409, 503]
+  },
+  {
     method: 'get',
     path: '/payouts',
     operationId: 'getPayouts',
@@ -226,7 +247,8 @@ const PATH_PARAMS: Readonly<Record<string, JsonObject>> = {
   payoutId: { type: 'string', pattern: '^[a-fA-F0-9]{64}%23[0-9]+$', description: 'txid#ix with "#" URL-encoded' },
   transactionId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$' },
   contractSourceId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$', description: 'A merkle hash' },
-  withdrawalId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$' }
+  withdrawalId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$' },
+  txId: { type: 'string', pattern: '^[a-fA-F0-9]{64}$' }
 }
 
 const ERROR_RESPONSE: JsonObject = {

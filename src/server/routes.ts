@@ -1,5 +1,5 @@
 /**
- * Every route of Runtime's REST API this service serves (runtime-api.md §2, without role-token burning; contract
+ * Every route of Runtime's REST API this service serves (runtime-api.md §2, role-token burning included; contract
  * sources are ./source-routes): decode with ./requests, call the service, answer in Runtime's resource JSON.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -37,8 +37,10 @@ import {
   decodeNextQuery,
   decodePayoutId,
   decodePayoutsQuery,
+  decodeRoleTokenFilter,
   decodeTextEnvelopeBody,
   decodeTransactionId,
+  decodeTxId,
   decodeWalletHeaders,
   decodeWithdrawalId,
   decodeWithdrawalsQuery,
@@ -282,6 +284,20 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   app.put('/withdrawals/:withdrawalId', async (request, reply) => {
     const withdrawalId = decodeWithdrawalId(params(request).withdrawalId ?? '')
     await runtimeSubmit(service, { kind: 'withdraw', withdrawalId }, decodeTextEnvelopeBody(body(request)))
+    return reply.code(202).send()
+  })
+
+  // Runtime answers a burn build with a bare {txId, txBody|tx}, and an unknown burn's PUT with 400 (§3.13).
+  app.post('/role-tokens/burnTxs', async (request, reply) => {
+    const variant = buildVariant(header(request, 'accept'), VENDOR_TYPES.burn)
+    const { wallet } = decodeWalletHeaders(request.headers, { networkId })
+    const result = await service.burnRoleTokens(wallet, decodeRoleTokenFilter(body(request)))
+    return sendJson(reply, 201, { txId: result.txId, ...unsignedJson(result.unsigned, variant) })
+  })
+
+  app.put('/role-tokens/burnTxs/:txId', async (request, reply) => {
+    const txId = decodeTxId(params(request).txId ?? '')
+    await runtimeSubmit(service, { kind: 'burn', txId }, decodeTextEnvelopeBody(body(request)))
     return reply.code(202).send()
   })
 

@@ -1,6 +1,6 @@
 /**
  * The SQLite database behind the service: one file, WAL journal (readers never block the writer), full
- * fsync on commit (a 202 must never be forgotten), foreign keys on, and the schema migrated on open.
+ * fsync on commit (a 202 must never be forgotten), the schema migrated on open, then foreign keys on.
  */
 import { chmodSync, closeSync, openSync, statSync } from 'node:fs'
 import Database from 'better-sqlite3'
@@ -64,9 +64,12 @@ export function openDatabase(path: string): Db {
     const version = checkVersion(db, path)
     db.pragma('journal_mode = WAL')
     db.pragma('synchronous = FULL')
-    db.pragma('foreign_keys = ON')
     db.pragma('busy_timeout = 5000')
+    // Off while migrating (the driver turns them on by default): a migration that rebuilds a table (SQLite's only
+    // way to change a CHECK) must not have the rows that refer to it checked while the table is briefly gone.
+    db.pragma('foreign_keys = OFF')
     migrate(db, version)
+    db.pragma('foreign_keys = ON')
   } catch (e) {
     if (e instanceof StoreError) throw e
     throw new StoreError(`cannot open the store ${path}: ${e instanceof Error ? e.message : String(e)}`)

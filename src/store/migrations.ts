@@ -173,5 +173,57 @@ export const MIGRATIONS: readonly string[] = [
    BEGIN
      UPDATE list_counts SET n = n + iif(NEW.withdrawal_id IS NULL, 1, -1) WHERE list = 'payouts available';
    END;
-   CREATE INDEX txs_creations ON txs(created_at, tx_id) WHERE kind = 'create';`
+   CREATE INDEX txs_creations ON txs(created_at, tx_id) WHERE kind = 'create';`,
+  // 9: role-token burns (runtime-api.md §3.13) are builds like the others, of no contract. SQLite cannot change a
+  // CHECK in place, so the table is rebuilt (its rows, indexes and triggers as before); migrations run before
+  // foreign keys are enforced, so the rows referring to it keep their references.
+  `CREATE TABLE txs_with_burns (
+     tx_id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL CHECK (kind IN ('create', 'apply', 'withdraw', 'burn')),
+     contract_id TEXT,
+     era TEXT NOT NULL,
+     unsigned_tx BLOB NOT NULL,
+     signed_tx BLOB,
+     status TEXT NOT NULL CHECK (status IN ('unsigned', 'submitted', 'confirmed')),
+     reservation_key TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     submitted_at INTEGER,
+     block_slot INTEGER,
+     block_no INTEGER,
+     block_hash TEXT,
+     details TEXT NOT NULL,
+     origin TEXT NOT NULL DEFAULT 'built' CHECK (origin IN ('built', 'chain')),
+     chain_seq INTEGER,
+     tags TEXT,
+     metadata TEXT,
+     marlowe_input TEXT,
+     marlowe_output TEXT,
+     superseded_at INTEGER,
+     discarded_at INTEGER,
+     CHECK ((kind IN ('withdraw', 'burn')) = (contract_id IS NULL)),
+     CHECK ((status = 'confirmed') = (block_hash IS NOT NULL))
+   ) STRICT;
+   INSERT INTO txs_with_burns (tx_id, kind, contract_id, era, unsigned_tx, signed_tx, status, reservation_key, created_at, submitted_at,
+       block_slot, block_no, block_hash, details, origin, chain_seq, tags, metadata, marlowe_input, marlowe_output,
+       superseded_at, discarded_at)
+     SELECT tx_id, kind, contract_id, era, unsigned_tx, signed_tx, status, reservation_key, created_at, submitted_at,
+       block_slot, block_no, block_hash, details, origin, chain_seq, tags, metadata, marlowe_input, marlowe_output,
+       superseded_at, discarded_at FROM txs;
+   DROP TABLE txs;
+   ALTER TABLE txs_with_burns RENAME TO txs;
+   CREATE INDEX txs_by_status ON txs(status);
+   CREATE INDEX txs_by_contract ON txs(contract_id, kind);
+   CREATE INDEX txs_by_chain_seq ON txs(chain_seq);
+   CREATE INDEX txs_by_block ON txs(block_no) WHERE block_no IS NOT NULL;
+   CREATE INDEX txs_applied ON txs(contract_id, block_no, tx_id) WHERE kind = 'apply' AND status = 'confirmed';
+   CREATE INDEX txs_by_marlowe_input ON txs(marlowe_input) WHERE kind = 'apply' AND status = 'confirmed';
+   CREATE INDEX txs_withdrawals ON txs(kind, block_no, tx_id) WHERE kind = 'withdraw' AND status = 'confirmed';
+   CREATE INDEX txs_creations ON txs(created_at, tx_id) WHERE kind = 'create';
+   CREATE TRIGGER withdrawals_counted_in AFTER INSERT ON txs WHEN NEW.kind = 'withdraw' AND NEW.status = 'confirmed'
+   BEGIN UPDATE list_counts SET n = n + 1 WHERE list = 'withdrawals'; END;
+   CREATE TRIGGER withdrawals_counted_out AFTER DELETE ON txs WHEN OLD.kind = 'withdraw' AND OLD.status = 'confirmed'
+   BEGIN UPDATE list_counts SET n = n - 1 WHERE list = 'withdrawals'; END;
+   CREATE TRIGGER withdrawals_counted_moved AFTER UPDATE OF status ON txs
+     WHEN NEW.kind = 'withdraw' AND (OLD.status = 'confirmed') <> (NEW.status = 'confirmed')
+   BEGIN UPDATE list_counts SET n = n + iif(NEW.status = 'confirmed', 1, -1) WHERE list = 'withdrawals'; END;`
 ]

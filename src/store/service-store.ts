@@ -6,7 +6,7 @@
 import type { Statement } from 'better-sqlite3'
 import type { Db } from './database'
 
-export type TxKind = 'create' | 'apply' | 'withdraw'
+export type TxKind = 'create' | 'apply' | 'withdraw' | 'burn'
 export type TxStatusName = 'unsigned' | 'submitted' | 'confirmed'
 /** `built`: by this service; `chain`: read from the chain, built by someone else. */
 export type TxOrigin = 'built' | 'chain'

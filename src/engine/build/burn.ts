@@ -7,7 +7,8 @@
 import type { Utxo } from '../../chain/provider'
 import { decodeTransaction } from '../../core/cardano/tx/decode'
 import type { Value } from '../../core/cardano/value'
-import { engineFailure } from './build-errors'
+import { engineFailure, roleTokenNotFound } from './build-errors'
+import { formatRef } from '../../core/cardano/refs'
 import { balanceAndBuild, builtTxFields } from './balance'
 import type { BuildContext } from './context'
 import type { PlannedMint, PlannedOutput, TxPlan } from './plan'
@@ -85,18 +86,16 @@ export async function buildBurn(
   const wallet = await loadWallet(ctx.provider, walletRequest)
   const chosen = new Map((await request.choose(heldTokens(wallet.utxos))).map((p) => [p.policyId, p]))
   const holds = (u: Utxo): boolean => hasAssets(burnedPart(u.value, chosen))
-  if (!wallet.utxos.some(holds)) throw noTokensToBurn()
+  const holders = wallet.utxos.filter(holds)
+  if (holders.length === 0) throw noTokensToBurn()
 
   const plan = (available: readonly Utxo[]) => {
-    const holders = available.filter(holds)
-    if (holders.length === 0) {
-      const first = assetList(sumValues(wallet.utxos.filter(holds).map((u) => burnedPart(u.value, chosen))))[0]!
-      throw engineFailure(
-        'BadRequest',
-        'RoleTokenNotFound',
-        `Role token ${first.policyId}.${first.assetName} is only in wallet UTxOs that other pending transactions spend`,
-        { tag: 'RoleTokenNotFound', assetId: { policyId: first.policyId, assetName: first.assetName } }
-      )
+    // Every holder, or none: a token left in a UTxO another pending build spends is one the caller asked to burn.
+    const free = new Set(available.map((u) => formatRef(u.ref)))
+    const held = holders.find((u) => !free.has(formatRef(u.ref)))
+    if (held !== undefined) {
+      const first = assetList(burnedPart(held.value, chosen))[0]!
+      throw roleTokenNotFound(first.policyId, first.assetName, true)
     }
     const burned = sumValues(holders.map((u) => burnedPart(u.value, chosen)))
     const txPlan: TxPlan = {

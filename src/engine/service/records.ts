@@ -11,7 +11,7 @@ import { decodeInputs } from '../../core/marlowe/json/decode'
 import { encodeInput } from '../../core/marlowe/json/encode'
 import type { Input, TimeInterval } from '../../core/marlowe/types'
 import type { ConfirmEffects, RecordColumns } from '../../store/service-store'
-import type { ApplyBuild, BuiltPayout, CreateBuild, SlotTime, WithdrawBuild } from '../build'
+import type { ApplyBuild, BuiltPayout, BurnBuild, CreateBuild, SlotTime, WithdrawBuild } from '../build'
 import { formatRef } from '../build'
 import { EngineError } from '../errors'
 
@@ -57,7 +57,13 @@ export interface WithdrawRecord {
   readonly payouts: readonly PayoutRecord[]
 }
 
-export type TxRecord = CreateRecord | ApplyRecord | WithdrawRecord
+/** A role-token burn: of no contract, it changes nothing the store follows. */
+export interface BurnRecord {
+  readonly kind: 'burn'
+  readonly burned: Value
+}
+
+export type TxRecord = CreateRecord | ApplyRecord | WithdrawRecord | BurnRecord
 
 const payoutRecord = (p: BuiltPayout): PayoutRecord => ({
   ref: formatRef(p.ref),
@@ -101,6 +107,10 @@ export function withdrawRecord(build: WithdrawBuild): WithdrawRecord {
   return { kind: 'withdraw', payouts: build.payouts.map(payoutRecord) }
 }
 
+export function burnRecord(build: BurnBuild): BurnRecord {
+  return { kind: 'burn', burned: build.burned }
+}
+
 /**
  * What a confirmed transaction does to the stored contracts and payouts, from its record (ours or one read from
  * the chain): a creation opens its contract at its own UTxO; an application moves the contract to its
@@ -124,6 +134,8 @@ export function confirmEffects(record: TxRecord, txId: string, contractId: strin
       }
     case 'withdraw':
       return { withdrawn: record.payouts.map((p) => p.ref) }
+    case 'burn':
+      return {}
   }
 }
 
@@ -140,6 +152,7 @@ function recordColumns(record: TxRecord): RecordColumns {
         ...(record.output === undefined ? {} : { marloweOutput: record.output.ref })
       }
     case 'withdraw':
+    case 'burn':
       return {}
   }
 }
@@ -229,6 +242,7 @@ export function parseRecord(details: string): TxRecord {
   if (!isJsonObject(o)) throw corrupt('not an object')
   const kind = text(o, 'kind')
   if (kind === 'withdraw') return { kind, payouts: objects(o, 'payouts').map(readPayout) }
+  if (kind === 'burn') return { kind, burned: readValue(field(o, 'burned')) }
   const labels = { tags: object(o, 'tags'), metadata: object(o, 'metadata') }
   if (kind === 'create') {
     return {

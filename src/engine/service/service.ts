@@ -24,7 +24,9 @@ import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
 import type { TransactionFile } from '../sign'
 import { contractPartyKeys, contractQuery } from './parties'
-import { applyRecord, createRecord, storedRecord, withdrawRecord } from './records'
+import { chooseBurns } from './burns'
+import { applyRecord, burnRecord, createRecord, storedRecord, withdrawRecord } from './records'
+import type { RoleTokenFilter } from './role-token-filter'
 import { signedTransaction, type SubmitEnvelope } from './signed-tx'
 import type { ContractSources, SourceWithContinuations } from './sources'
 import { readableRows, readStored } from './unreadable'
@@ -32,6 +34,7 @@ import { unneededWitnessKeys } from './witness-keys'
 import type {
   ApplyInputsRequest,
   ApplyInputsResult,
+  BurnResult,
   ContractFilter,
   ContractHeader,
   ContractView,
@@ -74,6 +77,7 @@ function superseded(row: TxRow): EngineError {
 
 /** Runtime's 409 for a submit of a transaction already submitted or on chain (runtime-api.md §3.4, §3.9, §3.11). */
 export function alreadySubmitted(kind: SubmitTarget['kind']): EngineError {
+  if (kind === 'burn') return new EngineError('Conflict', 'TxAlreadySubmitted', 'Tx already submitted')
   return kind === 'withdraw'
     ? new EngineError('Conflict', 'WithdrawalAlreadySubmitted', 'Withdrawal already submitted')
     : new EngineError(
@@ -108,12 +112,13 @@ function withHeldInputs(e: EngineError, held: HeldOutputs): EngineError {
 export function submitTargetOf(row: TxRow): SubmitTarget {
   if (row.kind === 'create') return { kind: 'create', contractId: row.contractId ?? '' }
   if (row.kind === 'apply') return { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
+  if (row.kind === 'burn') return { kind: 'burn', txId: row.txId }
   return { kind: 'withdraw', withdrawalId: row.txId }
 }
 
-/** Runtime's safety findings a creation or application was built with (a withdrawal has none). */
+/** Runtime's safety findings a creation or application was built with (a withdrawal or burn has none). */
 export function safetyErrorsOf(row: TxRow): readonly JsonObject[] {
-  return row.kind === 'withdraw' ? [] : recordOf(row, row.kind).safetyErrors
+  return row.kind === 'create' || row.kind === 'apply' ? recordOf(row, row.kind).safetyErrors : []
 }
 
 export interface ServiceOptions {
@@ -253,6 +258,27 @@ export class MarloweService {
       })
     )
     return { withdrawalId: build.txId, unsigned: unsignedOf(this.mustTx(build.txId)) }
+  }
+
+  /**
+   * Burns the wallet's role tokens of closed contracts that the filter picks (POST /role-tokens/burnTxs): 400
+   * `BurnRolesActive` when it picks a token of a contract still open, `BurnNoTokensToBurn` when it picks none.
+   */
+  async burnRoleTokens(wallet: WalletRequest, filter: RoleTokenFilter): Promise<BurnResult> {
+    const choose = (held: Parameters<typeof chooseBurns>[1]) => chooseBurns(this.store, held, filter)
+    const build = await this.freeingInputs(wallet, () => this.builder.burn(wallet, { choose }))
+    await this.keep(build.reservation.key, () =>
+      this.store.insertBuilt({
+        txId: build.txId,
+        kind: 'burn',
+        era: BUILD_ERA,
+        unsignedTx: build.tx,
+        reservationKey: build.reservation.key,
+        createdAt: this.now(),
+        ...storedRecord(burnRecord(build))
+      })
+    )
+    return { txId: build.txId, burned: build.burned, unsigned: unsignedOf(this.mustTx(build.txId)) }
   }
 
   /**
@@ -447,8 +473,15 @@ export class MarloweService {
           ? `PUT /contracts/${encodeURIComponent(row.contractId ?? '')}`
           : row.kind === 'apply'
             ? `PUT /contracts/${encodeURIComponent(row.contractId ?? '')}/transactions/${row.txId}`
-            : `PUT /withdrawals/${row.txId}`
-      const what = { create: 'a contract creation', apply: 'an input application', withdraw: 'a withdrawal' }[row.kind]
+            : row.kind === 'withdraw'
+              ? `PUT /withdrawals/${row.txId}`
+              : `PUT /role-tokens/burnTxs/${row.txId}`
+      const what = {
+        create: 'a contract creation',
+        apply: 'an input application',
+        withdraw: 'a withdrawal',
+        burn: 'a role-token burn'
+      }[row.kind]
       return new EngineError(
         'BadRequest',
         'WrongSubmitOperation',
@@ -476,6 +509,13 @@ export class MarloweService {
         const row = this.store.tx(target.withdrawalId)
         if (row === undefined) throw notFound('NotFound', 'Withdrawal not found')
         if (row.kind !== 'withdraw') throw wrongPlace(row)
+        return row
+      }
+      case 'burn': {
+        // Runtime answers an unknown burn with 400, not 404 (runtime-api.md §3.13).
+        const row = this.store.tx(target.txId)
+        if (row === undefined) throw new EngineError('BadRequest', 'TxNotFound', 'Transaction not found')
+        if (row.kind !== 'burn') throw wrongPlace(row)
         return row
       }
     }
@@ -711,6 +751,8 @@ function lowerCaseIds(t: SubmitTarget): SubmitTarget {
       return { kind: t.kind, contractId: t.contractId.toLowerCase(), transactionId: t.transactionId.toLowerCase() }
     case 'withdraw':
       return { kind: t.kind, withdrawalId: t.withdrawalId.toLowerCase() }
+    case 'burn':
+      return { kind: t.kind, txId: t.txId.toLowerCase() }
   }
 }
 

@@ -33,6 +33,13 @@ export interface UnsignedTx {
   readonly body: Uint8Array
 }
 
+export interface BurnResult {
+  readonly txId: string
+  /** Every token the transaction burns. */
+  readonly burned: Value
+  readonly unsigned: UnsignedTx
+}
+
 export interface CreateContractResult {
   readonly contractId: string
   readonly unsigned: UnsignedTx
@@ -56,6 +63,7 @@ export type SubmitTarget =
   | { readonly kind: 'create'; readonly contractId: string }
   | { readonly kind: 'apply'; readonly contractId: string; readonly transactionId: string }
   | { readonly kind: 'withdraw'; readonly withdrawalId: string }
+  | { readonly kind: 'burn'; readonly txId: string }
 
 /**
  * How a submit ended: the node took the transaction now, or it refused it because it had it already (an earlier

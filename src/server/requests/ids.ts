@@ -59,3 +59,7 @@ export function decodeTransactionId(param: string): string {
 export function decodeWithdrawalId(param: string): string {
   return txIdParameter('withdrawalId', param)
 }
+
+export function decodeTxId(param: string): string {
+  return txIdParameter('txId', param)
+}

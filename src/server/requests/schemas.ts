@@ -301,6 +301,29 @@ export const postWithdrawalsRequest = named(
   'Build a transaction that withdraws payouts (POST /withdrawals).'
 )
 
+/**
+ * Documentation only: the body is decoded by ./role-token-filter (Runtime's one-key objects and its errors), this
+ * schema says the same for the OpenAPI document.
+ */
+const setOrSingle = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)])
+const roleTokenAssetId = z.strictObject({ policyId, assetName: z.string() })
+type FilterShape = boolean | { readonly [key: string]: unknown }
+export const roleTokenFilter: z.ZodType<FilterShape> = named(
+  z.lazy(() =>
+    z.union([
+      z.boolean(),
+      z.strictObject({ and: z.tuple([roleTokenFilter, roleTokenFilter]) }),
+      z.strictObject({ or: z.tuple([roleTokenFilter, roleTokenFilter]) }),
+      z.strictObject({ not: roleTokenFilter }),
+      z.strictObject({ contract_id: setOrSingle(txOutRef) }),
+      z.strictObject({ roles_currency: setOrSingle(policyId) }),
+      z.strictObject({ role_tokens: setOrSingle(roleTokenAssetId) })
+    ])
+  ),
+  'RoleTokenFilter',
+  'Which role tokens of closed contracts to burn (POST /role-tokens/burnTxs): true (all), false (none), and/or of two filters, not, or the tokens of contracts, of roles currencies, or named tokens {policyId, assetName}.'
+)
+
 const HEX_WHAT = 'hex (an even number of hex digits)'
 
 export const textEnvelope = named(

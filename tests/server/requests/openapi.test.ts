@@ -100,6 +100,7 @@ describe('request components', () => {
         'PostWithdrawalsRequest',
         'RangeHeader',
         'RoleTokenConfig',
+        'RoleTokenFilter',
         'RolesConfig',
         'Tags',
         'TextEnvelope',

@@ -1,0 +1,53 @@
+/**
+ * What a role-token burn takes (runtime-api.md §3.13, Runtime's `Burn.hs`): of the tokens the wallet holds, those
+ * whose policy is the roles currency of a contract on chain, the filter evaluated per (contract, token). Tokens
+ * of a contract still open are refused; each policy is burned with the script its create tx carried.
+ */
+import type { ServiceStore } from '../../store/service-store'
+import type { BurnPolicy } from '../build'
+import { policyScriptIn } from '../build/burn'
+import { EngineError } from '../errors'
+import { matchesFilter, type RoleTokenFilter } from './role-token-filter'
+
+type HeldToken = { readonly policyId: string; readonly assetName: string }
+
+function rolesActive(policies: readonly string[]): EngineError {
+  return new EngineError('BadRequest', 'BurnRolesActive', 'Active roles detected, refusing to burn', {
+    policyIds: policies
+  })
+}
+
+function invalidPolicy(policyId: string): EngineError {
+  return new EngineError(
+    'BadRequest',
+    'BurnInvalidPolicyId',
+    `the roles policy ${policyId} was not minted by a contract creation this service knows: its script is unknown, so its tokens cannot be burned`,
+    { policyId }
+  )
+}
+
+export function chooseBurns(store: ServiceStore, held: readonly HeldToken[], filter: RoleTokenFilter): BurnPolicy[] {
+  const policies = [...new Set(held.map((t) => t.policyId))]
+  const contracts = policies.length === 0 ? [] : store.contractsWhere({ roleCurrencies: policies })
+  const onChain = contracts.filter((c) => c.headTxId !== undefined)
+  const chosen = new Map<string, Set<string>>()
+  const active = new Set<string>()
+  for (const token of held) {
+    for (const c of onChain.filter((c) => c.rolesCurrency === token.policyId)) {
+      if (!matchesFilter(filter, { contractId: c.contractId, ...token })) continue
+      if (c.utxo !== undefined) active.add(token.policyId)
+      const names = chosen.get(token.policyId) ?? new Set<string>()
+      chosen.set(token.policyId, names.add(token.assetName))
+    }
+  }
+  if (active.size > 0) throw rolesActive([...active].sort())
+  return [...chosen].map(([policyId, assetNames]) => {
+    const script = onChain
+      .filter((c) => c.rolesCurrency === policyId)
+      .map((c) => store.tx(c.createTxId))
+      .map((row) => (row === undefined ? undefined : policyScriptIn(row.signedTx ?? row.unsignedTx, policyId)))
+      .find((s) => s !== undefined)
+    if (script === undefined) throw invalidPolicy(policyId)
+    return { policyId, script, assetNames }
+  })
+}
