@@ -143,6 +143,14 @@ describe('POST /role-tokens/burnTxs', () => {
     expectApiError(await burn({ contract_id: contracts.a }), 400, 'BurnNoTokensToBurn')
   })
 
+  test('a closed contract whose policy an open contract also uses keeps its tokens', async () => {
+    const [closed, policy] = await rolesContract({ Buyer: alice.address }, true)
+    expect(burnedBy(await burn({ contract_id: closed }))).toEqual({ [`${policy}.${hex('Buyer')}`]: 1n })
+    await createConfirmed(server, alice, createBody(notifyChain(1), { roles: policy }))
+    const refused = expectApiError(await burn({ contract_id: closed }), 400, 'BurnRolesActive')
+    expect(objectOf(refused.details).policyIds).toEqual([policy])
+  })
+
   test('the OpenAPI document describes both routes and the filter', async () => {
     const paths = objectOf(objectOf((await call(server, 'GET', '/openapi.json')).json).paths)
     const post = objectOf(objectOf(paths['/role-tokens/burnTxs']).post)

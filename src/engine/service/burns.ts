@@ -1,7 +1,7 @@
 /**
  * What a role-token burn takes (runtime-api.md §3.13, Runtime's `Burn.hs`): of the tokens the wallet holds, those
  * whose policy is the roles currency of a contract on chain, the filter evaluated per (contract, token). Tokens
- * of a contract still open are refused; each policy is burned with the script its create tx carried.
+ * of a policy some open contract has are refused; each policy is burned with the script its create tx carried.
  */
 import type { ServiceStore } from '../../store/service-store'
 import type { BurnPolicy } from '../build'
@@ -31,16 +31,17 @@ export function chooseBurns(store: ServiceStore, held: readonly HeldToken[], fil
   const contracts = policies.length === 0 ? [] : store.contractsWhere({ roleCurrencies: policies })
   const onChain = contracts.filter((c) => c.headTxId !== undefined)
   const chosen = new Map<string, Set<string>>()
-  const active = new Set<string>()
   for (const token of held) {
     for (const c of onChain.filter((c) => c.rolesCurrency === token.policyId)) {
       if (!matchesFilter(filter, { contractId: c.contractId, ...token })) continue
-      if (c.utxo !== undefined) active.add(token.policyId)
       const names = chosen.get(token.policyId) ?? new Set<string>()
       chosen.set(token.policyId, names.add(token.assetName))
     }
   }
-  if (active.size > 0) throw rolesActive([...active].sort())
+  // As Runtime: a chosen token's policy is active when any contract of it is open, whichever the filter picked
+  // (a policy may serve several contracts), so no token an open contract still needs is burned.
+  const active = [...chosen.keys()].filter((p) => onChain.some((c) => c.rolesCurrency === p && c.utxo !== undefined))
+  if (active.length > 0) throw rolesActive(active.sort())
   return [...chosen].map(([policyId, assetNames]) => {
     const script = onChain
       .filter((c) => c.rolesCurrency === policyId)
