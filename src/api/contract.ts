@@ -401,6 +401,8 @@ export interface DeskApi {
   /** Available payouts the wallet holds the role tokens for (Runtime's PayoutState JSON). */
   'payouts.list': { request: { walletId: string }; response: readonly JsonObject[] }
   'payouts.withdraw': { request: WithdrawRequest; response: PreparedTx }
+  /** Builds the burn of every role token the wallet holds of closed contracts (none of an open one's policy). */
+  'roles.burnClosed': { request: { walletId: string }; response: PreparedTx }
 
   'tx.review': { request: { txId: string }; response: TxReview }
   /** Signs a stored build with the wallet (unlocking it with the password if locked) and submits it. */
@@ -484,6 +486,7 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'contracts.apply',
   'payouts.list',
   'payouts.withdraw',
+  'roles.burnClosed',
   'tx.review',
   'tx.signAndSubmit',
   'tx.status',

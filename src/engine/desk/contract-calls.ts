@@ -38,6 +38,7 @@ type ContractCall =
   | 'contracts.apply'
   | 'payouts.list'
   | 'payouts.withdraw'
+  | 'roles.burnClosed'
 
 /** How far ahead `contracts.next` looks: long enough to fill in a form, short of most deadlines. */
 const NEXT_WINDOW_MS = 10n * 60n * 1000n
@@ -378,6 +379,15 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
         stage('Reviewing the transaction')
         return ctx.prepared('withdraw', { txId: withdrawalId, tx: unsigned.tx })
       })
-    }
+    },
+
+    'roles.burnClosed': async ({ walletId }) =>
+      progress.run('roles.burnClosed', 'Reading the wallet', 3, async (stage) => {
+        const request = await wallets.walletRequest(walletId)
+        stage('Building the transaction')
+        const { txId, unsigned } = await service.burnRoleTokens(request, { type: 'any' }, true)
+        stage('Reviewing the transaction')
+        return ctx.prepared('burn', { txId, tx: unsigned.tx })
+      })
   }
 }

@@ -81,6 +81,7 @@ export const REQUEST_SCHEMAS: Schemas = {
 
   'payouts.list': z.strictObject({ walletId }),
   'payouts.withdraw': z.strictObject({ walletId, payoutIds: z.array(outRef).min(1).max(100) }),
+  'roles.burnClosed': z.strictObject({ walletId }),
 
   'tx.review': z.strictObject({ txId }),
   'tx.signAndSubmit': z.strictObject({ txId, walletId, password: password.exactOptional() }),

@@ -26,7 +26,13 @@ function invalidPolicy(policyId: string): EngineError {
   )
 }
 
-export function chooseBurns(store: ServiceStore, held: readonly HeldToken[], filter: RoleTokenFilter): BurnPolicy[] {
+/** `skipActive` leaves out, instead of refusing, the tokens of policies an open contract has. */
+export function chooseBurns(
+  store: ServiceStore,
+  held: readonly HeldToken[],
+  filter: RoleTokenFilter,
+  skipActive = false
+): BurnPolicy[] {
   const policies = [...new Set(held.map((t) => t.policyId))]
   const contracts = policies.length === 0 ? [] : store.contractsWhere({ roleCurrencies: policies })
   const onChain = contracts.filter((c) => c.headTxId !== undefined)
@@ -41,7 +47,8 @@ export function chooseBurns(store: ServiceStore, held: readonly HeldToken[], fil
   // As Runtime: a chosen token's policy is active when any contract of it is open, whichever the filter picked
   // (a policy may serve several contracts), so no token an open contract still needs is burned.
   const active = [...chosen.keys()].filter((p) => onChain.some((c) => c.rolesCurrency === p && c.utxo !== undefined))
-  if (active.length > 0) throw rolesActive(active.sort())
+  if (skipActive) for (const p of active) chosen.delete(p)
+  else if (active.length > 0) throw rolesActive(active.sort())
   return [...chosen].map(([policyId, assetNames]) => {
     const script = onChain
       .filter((c) => c.rolesCurrency === policyId)

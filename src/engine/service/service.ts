@@ -262,10 +262,11 @@ export class MarloweService {
 
   /**
    * Burns the wallet's role tokens of closed contracts that the filter picks (POST /role-tokens/burnTxs): 400
-   * `BurnRolesActive` when it picks a token of a contract still open, `BurnNoTokensToBurn` when it picks none.
+   * `BurnRolesActive` when it picks a token of a contract still open (unless `skipActive` leaves those out),
+   * `BurnNoTokensToBurn` when it picks none.
    */
-  async burnRoleTokens(wallet: WalletRequest, filter: RoleTokenFilter): Promise<BurnResult> {
-    const choose = (held: Parameters<typeof chooseBurns>[1]) => chooseBurns(this.store, held, filter)
+  async burnRoleTokens(wallet: WalletRequest, filter: RoleTokenFilter, skipActive = false): Promise<BurnResult> {
+    const choose = (held: Parameters<typeof chooseBurns>[1]) => chooseBurns(this.store, held, filter, skipActive)
     const build = await this.freeingInputs(wallet, () => this.builder.burn(wallet, { choose }))
     await this.keep(build.reservation.key, () =>
       this.store.insertBuilt({
