@@ -64,53 +64,82 @@ interface SequenceId {
   readonly checksum: number
 }
 
+/** One sequence whose frames have been seen, with its own decoder. */
+interface Candidate {
+  readonly id: SequenceId
+  readonly decoder: FountainDecoder
+  readonly seen: Set<string>
+}
+
+/** Sequences followed at once: the one being read, and a few strays that might turn out to be it. */
+const MAX_CANDIDATES = 4
+
+function sequenceKey(id: SequenceId): string {
+  return `${id.type}/${id.fragments}/${id.messageLength}/${id.checksum}`
+}
+
 /**
  * Reads one QR sequence frame by frame. A frame of another sequence (another transaction, or the same one
- * exported again) and a damaged frame are refused with a message saying so; the progress is kept.
+ * exported again) and a damaged frame are refused with a message saying so; the progress is kept. The sequence
+ * read is the one with the most frames seen, so a stray frame read first (a code left on screen, another
+ * window) does not capture the scan: its sequence is followed too, and dropped once the real one leads.
  */
 export class QrReceiver {
-  private readonly decoder = new FountainDecoder()
-  private sequence: SequenceId | undefined
-  private readonly seen = new Set<string>()
+  private readonly candidates = new Map<string, Candidate>()
+  private leader: Candidate | undefined
+  private single: SequenceId | undefined
   private payload: QrPayload | undefined
 
   /** Takes one frame's text; throws a clear EngineError for a frame that cannot belong to this sequence. */
   receive(text: string): QrProgress {
     if (this.payload !== undefined) return this.progress()
     const frame = text.trim().toLowerCase()
-    if (this.seen.has(frame)) return this.progress()
     const { type, components } = parseFrame(frame)
     if (components.length === 1) {
-      this.checkSequence({ type, fragments: 1, messageLength: 0, checksum: 0 })
+      const id = { type, fragments: 1, messageLength: 0, checksum: 0 }
+      if (this.leader !== undefined) throw otherSequence(this.leader.id, id)
+      this.single = id
       this.payload = readPayload(type, bodyBytes(components[0]!))
-      this.seen.add(frame)
       return this.progress()
     }
     const part = fountainPart(components)
-    this.checkSequence({
+    const candidate = this.candidateFor({
       type,
       fragments: part.seqLength,
       messageLength: part.messageLength,
       checksum: part.checksum
     })
-    this.decoder.receivePart(part)
-    this.seen.add(frame)
-    if (this.decoder.isFailure()) {
-      throw qrError(
-        'QrPayloadDamaged',
-        'The frames put together do not match the checksum their sequence announced: the payload was altered. Scan the sequence again from the start.'
-      )
+    if (candidate.seen.has(frame)) return this.progress()
+    candidate.decoder.receivePart(part)
+    candidate.seen.add(frame)
+    if (candidate.decoder.isFailure()) {
+      this.candidates.delete(sequenceKey(candidate.id))
+      if (candidate === this.leader) {
+        this.leader = undefined
+        throw qrError(
+          'QrPayloadDamaged',
+          'The frames put together do not match the checksum their sequence announced: the payload was altered. Scan the sequence again from the start.'
+        )
+      }
+      return this.progress()
     }
-    if (this.decoder.isSuccess()) this.payload = readPayload(type, this.decoder.resultMessage())
+    const leader = this.leader
+    if (leader !== undefined && leader !== candidate && candidate.seen.size <= leader.seen.size) {
+      throw otherSequence(leader.id, candidate.id)
+    }
+    this.leader = candidate
+    if (candidate.decoder.isSuccess()) this.payload = readPayload(type, candidate.decoder.resultMessage())
     return this.progress()
   }
 
   progress(): QrProgress {
-    const kind = this.sequence === undefined ? undefined : kindOfType(this.sequence.type)
-    const expected = this.sequence?.fragments ?? 0
+    const id = this.leader?.id ?? this.single
+    const kind = id === undefined ? undefined : kindOfType(id.type)
+    const expected = id?.fragments ?? 0
     const done = this.payload !== undefined
-    const received = this.seen.size
-    const percent = done ? 100 : Math.min(99, Math.floor(this.decoder.estimatedPercentComplete() * 100))
+    const received = this.leader?.seen.size ?? (done ? 1 : 0)
+    const estimate = this.leader?.decoder.estimatedPercentComplete() ?? 0
+    const percent = done ? 100 : Math.min(99, Math.floor(estimate * 100))
     return { received, expected, percent, ...(kind === undefined ? {} : { kind }) }
   }
 
@@ -119,25 +148,33 @@ export class QrReceiver {
     return this.payload
   }
 
-  private checkSequence(id: SequenceId): void {
-    if (this.sequence === undefined) {
-      this.sequence = id
-      return
+  /** The followed sequence `id` belongs to; a new one replaces the stray with the fewest frames when full. */
+  private candidateFor(id: SequenceId): Candidate {
+    const key = sequenceKey(id)
+    const known = this.candidates.get(key)
+    if (known !== undefined) return known
+    if (this.candidates.size >= MAX_CANDIDATES) {
+      const strays = [...this.candidates.entries()].filter(([, c]) => c !== this.leader)
+      const [fewest] = strays.sort(([, a], [, b]) => a.seen.size - b.seen.size)
+      if (fewest !== undefined) this.candidates.delete(fewest[0])
     }
-    const s = this.sequence
-    if (s.type !== id.type) {
-      throw qrError(
-        'QrOtherSequence',
-        `This frame carries a ${describeType(id.type)}, but the sequence being read carries a ${describeType(s.type)}: keep the camera on one QR sequence.`
-      )
-    }
-    if (s.fragments !== id.fragments || s.messageLength !== id.messageLength || s.checksum !== id.checksum) {
-      throw qrError(
-        'QrOtherSequence',
-        'This frame belongs to another QR sequence (another transaction, or one exported again): keep the camera on one sequence, or start a new scan.'
-      )
-    }
+    const candidate = { id, decoder: new FountainDecoder(), seen: new Set<string>() }
+    this.candidates.set(key, candidate)
+    return candidate
   }
+}
+
+function otherSequence(reading: SequenceId, frame: SequenceId): EngineError {
+  if (reading.type !== frame.type) {
+    return qrError(
+      'QrOtherSequence',
+      `This frame carries a ${describeType(frame.type)}, but the sequence being read carries a ${describeType(reading.type)}: keep the camera on one QR sequence.`
+    )
+  }
+  return qrError(
+    'QrOtherSequence',
+    'This frame belongs to another QR sequence (another transaction, or one exported again): keep the camera on one sequence, or start a new scan.'
+  )
 }
 
 function kindOfType(type: string): QrPayloadKind | undefined {

@@ -118,6 +118,32 @@ describe('a review bundle as a QR sequence', () => {
     expect(receiver.result()).toEqual(small)
   })
 
+  test('a stray frame read first does not capture the scan: the sequence with more frames is the one read', () => {
+    const mine = encodeQrSequence(small)
+    const other = encodeQrSequence(bundleOf(marloweApplyTx(TX_A, { continuation: false }), marloweApplyInputs(TX_A)))
+    const receiver = new QrReceiver()
+    receiver.receive(other.parts[0]!)
+    expect(refusal(() => receiver.receive(mine.parts[0]!)).code).toBe('QrOtherSequence')
+    receiver.receive(mine.parts[1]!)
+    expect(receiver.progress()).toMatchObject({ received: 2, expected: mine.fragments })
+    expect(refusal(() => receiver.receive(other.parts[1]!)).code).toBe('QrOtherSequence')
+    receiveAll(receiver, mine.parts.slice(2))
+    expect(receiver.result()).toEqual(small)
+  })
+
+  test('strays are followed a few at a time: frames of many other sequences neither stop nor capture the scan', () => {
+    const mine = encodeQrSequence(small)
+    const receiver = new QrReceiver()
+    receiver.receive(mine.parts[0]!)
+    receiver.receive(mine.parts[1]!)
+    for (let i = 0; i < 12; i += 1) {
+      const stray = encodeQrSequence({ ...small, text: `${small.text}${' '.repeat(i + 1)}` })
+      expect(refusal(() => receiver.receive(stray.parts[0]!)).code).toBe('QrOtherSequence')
+    }
+    receiveAll(receiver, mine.parts.slice(2))
+    expect(receiver.result()).toEqual(small)
+  })
+
   test('a witness frame in the middle of a bundle is refused by name', () => {
     const bundle = encodeQrSequence(small)
     const witness = encodeQrSequence(witnessPayload())
