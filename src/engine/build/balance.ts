@@ -16,6 +16,7 @@ import { assembleOffThread } from '../worker'
 import { placeholderUnits, redeemerKey, type Assembled } from './assemble'
 import { engineFailure } from './build-errors'
 import { checkReadableDepth } from './depth'
+import { outOfBudget } from './cost-check'
 import { chooseInputs, feeAllowance, type ChosenInputs } from './inputs'
 import type { PlanFactory, TxPlan } from './plan'
 import { requiredCollateral } from './protocol'
@@ -61,6 +62,8 @@ async function evaluate(deps: BalanceDeps, draft: Assembled, needed: Iterable<st
     budgets = await deps.provider.evaluate(draft.tx)
   } catch (e) {
     if (e instanceof ChainError && e.kind === 'EvaluationFailed') {
+      // Past the budget, the request asks more than one transaction can do (e.g. too many roles minted at once).
+      if (outOfBudget(e)) throw overBudget(deps.pp, e.reason)
       throw balancingError(`Script evaluation failed: ${e.reason}`, e.reason)
     }
     throw e
@@ -74,13 +77,19 @@ async function evaluate(deps: BalanceDeps, draft: Assembled, needed: Iterable<st
   }
   const used = totalUnits(units)
   const max = deps.pp.maxTxExUnits
-  if (used.mem > max.mem || used.steps > max.steps) {
-    throw engineFailure('BadRequest', 'BalancingError', 'The scripts need more execution units than a tx may use', {
-      tag: 'BalancingError',
-      msg: `needs mem ${used.mem}, steps ${used.steps}`
-    })
-  }
+  if (used.mem > max.mem || used.steps > max.steps)
+    throw overBudget(deps.pp, `needs mem ${used.mem}, steps ${used.steps}`)
   return units
+}
+
+function overBudget(pp: ProtocolParameters, msg: string): Error {
+  const max = pp.maxTxExUnits
+  return engineFailure(
+    'BadRequest',
+    'BalancingError',
+    `The scripts need more than a transaction's execution budget (memory ${max.mem}, steps ${max.steps}): ask for less in one transaction (fewer roles minted, a smaller contract)`,
+    { tag: 'BalancingError', msg }
+  )
 }
 
 const totalUnits = (units: ReadonlyMap<string, ExUnits>): ExUnits =>

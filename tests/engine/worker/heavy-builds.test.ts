@@ -139,3 +139,17 @@ describe('a worker that dies while it evaluates', () => {
     expect(close.status).toBe(201)
   })
 })
+
+describe('a create past what the role-token policy can mint in one transaction', () => {
+  test("is the caller's error, naming the budget, wherever the scripts run", async () => {
+    for (const evaluate of [evaluatePlutusOffThread, undefined]) {
+      const server = await serve(evaluate === undefined ? {} : { evaluate })
+      const answer = await call(server, 'POST', '/contracts', {
+        body: createBody(encodeContract(heavyContract(DEADLINE, 70)), { roles: heavyRoles(alice.address, 70) }),
+        headers: walletHeaders(alice)
+      })
+      const body = expectApiError(answer, 400, 'BalancingError')
+      expect(stringOf(body.message, 'message')).toMatch(/budget/)
+    }
+  })
+})
