@@ -5,22 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { QrScanState, QrSequence, WalletSummary } from '../../../src/api/contract'
-import { sandboxWallet } from '../../../src/chain/sandbox'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import { CLOSE } from '../../../src/core/marlowe/types'
 import { T0 } from '../build/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, PASSWORD, type DeskHarness } from './support'
 
 let h: DeskHarness
 let alice: WalletSummary
 
 beforeAll(async () => {
   h = await deskHarness()
-  alice = await h.ok('wallets.restore', {
-    name: 'alice',
-    password: PASSWORD,
-    mnemonic: sandboxWallet('alice').mnemonic
-  })
+  alice = await restoreSandboxWallet(h, 'alice')
 })
 afterAll(() => h.close())
 

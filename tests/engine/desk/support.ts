@@ -7,17 +7,24 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import type { DeskCall, DeskErrorBody, DeskRequest, DeskResponse, DeskResult } from '../../../src/api/contract'
+import type {
+  DeskCall,
+  DeskErrorBody,
+  DeskRequest,
+  DeskResponse,
+  DeskResult,
+  WalletSummary
+} from '../../../src/api/contract'
 import { decodeWire, encodeWire } from '../../../src/api/wire'
 import type { ChainProvider } from '../../../src/chain/provider'
-import { SandboxProvider } from '../../../src/chain/sandbox'
+import { SandboxProvider, sandboxWallet, type SandboxWalletName } from '../../../src/chain/sandbox'
 import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
 import { createDesk, handleDeskCall, type DeskHandlers } from '../../../src/engine/desk'
 import type { HardwareDevices } from '../../../src/engine/desk/device-calls'
 import { Keystore } from '../../../src/engine/keys'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { ManualClock, T0 } from '../build/support'
-import { FAST_SCRYPT } from '../keys/support'
+import { FAST_SCRYPT, PASSWORD } from '../keys/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
 
 export { PASSWORD } from '../keys/support'
@@ -128,4 +135,9 @@ export async function deskHarness(
       await provider.close()
     }
   }
+}
+
+/** Restores the sandbox's genesis wallet `name` into the harness's keystore, with PASSWORD. */
+export function restoreSandboxWallet(h: DeskHarness, name: SandboxWalletName): Promise<WalletSummary> {
+  return h.ok('wallets.restore', { name, password: PASSWORD, mnemonic: sandboxWallet(name).mnemonic })
 }

@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { WalletSummary } from '../../../src/api/contract'
-import { sandboxWallet } from '../../../src/chain/sandbox'
 import { parseTextEnvelope } from '../../../src/core/cardano/envelope'
 import { Keystore } from '../../../src/engine/keys'
 import { FAST_SCRYPT } from '../keys/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, PASSWORD, type DeskHarness } from './support'
 
 const NEW_PASSWORD = 'a new and longer password'
 const UNKNOWN_WALLET = '0'.repeat(40)
@@ -26,11 +25,7 @@ let alice: WalletSummary
 
 beforeAll(async () => {
   h = await deskHarness()
-  alice = await h.ok('wallets.restore', {
-    name: 'alice',
-    password: PASSWORD,
-    mnemonic: sandboxWallet('alice').mnemonic
-  })
+  alice = await restoreSandboxWallet(h, 'alice')
 })
 afterAll(() => h.close())
 
