@@ -26,6 +26,13 @@ const STATUS = {
   wrongApp: [0x6e00, 0x6d00, 0x6e01]
 } as const
 
+/** App: the transaction itself refused (ERR_INVALID_STATE, ERR_INVALID_DATA, ERR_REJECTED_BY_POLICY), by why. */
+const REFUSALS: ReadonlyMap<number, string> = new Map([
+  [0x6e06, 'as out of order'],
+  [0x6e07, 'as invalid'],
+  [0x6e10, 'by its security policy']
+])
+
 /** Opens the first Ledger on USB; node-hid is loaded here, on first use. */
 export async function openLedgerUsb(): Promise<LedgerTransport> {
   let TransportNodeHid
@@ -100,6 +107,15 @@ export function ledgerStateError(e: unknown): unknown {
     if ((STATUS.locked as readonly number[]).includes(code)) return deviceStateError('locked', 'ledger')
     if ((STATUS.wrongApp as readonly number[]).includes(code)) {
       return deviceStateError('wrong-app', 'ledger', `status 0x${code.toString(16)}`)
+    }
+    const refused = REFUSALS.get(code)
+    if (refused !== undefined) {
+      return new EngineError(
+        'BadRequest',
+        'HardwareWalletRefused',
+        `The Ledger's Cardano app refused this transaction ${refused} (status 0x${code.toString(16)}): nothing was signed. Desk cannot sign it on this device as it is`,
+        { vendor: 'ledger', status: code }
+      )
     }
   }
   if (e instanceof Error && (e.name === 'DisconnectedDevice' || e.name === 'DisconnectedDeviceDuringOperation')) {

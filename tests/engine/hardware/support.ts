@@ -17,6 +17,7 @@ import { accountKeysFromEntropy, type KeyRole } from '../../../src/engine/keys/d
 import { vkeyWitnesses } from '../../../src/engine/keys/signing'
 import type { AccountKey } from '../../../src/engine/keys/wallet-file'
 import { ADA, T0, testWallet } from '../build/support'
+import type { CardanoAppKeys } from './ledger-app-double'
 import type { ServiceHarness } from '../service/support'
 
 export const carol = testWallet('carol')
@@ -39,6 +40,19 @@ export function softwareSignatures(txId: string, paths: readonly (readonly numbe
     path: paths[i]!,
     signatureHex: withCsl((s) => s.own(s.own(CSL.Vkeywitness.from_bytes(cbor)).signature()).to_hex())
   }))
+}
+
+/**
+ * The keys of carol's account as the Cardano app double holds them: the account's extended public key (the one
+ * path Desk reads), and signatures by the software stand-in at any path of the account.
+ */
+export const CAROL_LEDGER_KEYS: CardanoAppKeys = {
+  extendedPublicKey: (path) => {
+    if (path.length !== 3 || path[2] !== 0x80000000)
+      throw new Error(`carol's double holds account 0 only, not ${path.join('/')}`)
+    return CAROL_ACCOUNT.xvk
+  },
+  sign: (path, hash) => hexToBytes(softwareSignatures(bytesToHex(hash), [path])[0]!.signatureHex)
 }
 
 const HOLDER = { type: 'Role', role: 'Holder' } as const
