@@ -2,7 +2,8 @@
  * Hardware wallets through the desk's wire: added by reading the account key from the device (Ledger through
  * the transport mocker replaying the Cardano app's documented exchanges; the real node-hid finds no device on
  * this machine), the steps the device will show, and a reviewed build signed on the device (a Trezor Connect
- * double that signs what it was asked at the requested paths), verified, spliced and submitted; and every device
+ * double that signs what it was asked at the requested paths; a Ledger Cardano-app double at the transport that
+ * rebuilds the body from the APDUs and signs its own hash), verified, spliced and submitted; and every device
  * refusal as the desk's typed error with the engine's message, nothing submitted.
  */
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker'
@@ -16,7 +17,8 @@ import { stringifyContract } from '../../../src/core/marlowe/json'
 import type { HardwareDevices } from '../../../src/engine/desk/device-calls'
 import type { TrezorCardano } from '../../../src/engine/hardware'
 import { childPublicKey } from '../../../src/engine/keys/derivation'
-import { CAROL_ACCOUNT, carol, HOLDER_CONTRACT, softwareSignatures } from '../hardware/support'
+import { LedgerCardanoAppDouble } from '../hardware/ledger-app-double'
+import { CAROL_ACCOUNT, CAROL_LEDGER_KEYS, carol, HOLDER_CONTRACT, softwareSignatures } from '../hardware/support'
 import { deskHarness, PASSWORD, type DeskHarness } from './support'
 
 /** doc/ins_get_app_version.md and doc/ins_get_public_keys.md (m/1852'/1815'/0'), as the engine's Ledger test. */
@@ -209,5 +211,44 @@ describe('signing a reviewed build on the device', () => {
     })
     const e = await h.fails('tx.deviceSteps', { txId: built!.txId, walletId: software.id }, 'InvalidRequest')
     expect(e.message).toContain('is not a hardware wallet')
+  })
+})
+
+describe('signing a reviewed build on a Ledger, APDU by APDU (the Cardano app double)', () => {
+  let ledger: WalletSummary
+  let create: PreparedTx
+
+  beforeAll(async () => {
+    // The same account as the Trezor wallet above: one wallet a key, so that one goes first.
+    const trezor = (await h.ok('wallets.list', {})).find((w) => w.name === 'carol on trezor')!
+    await h.ok('wallets.remove', { walletId: trezor.id, confirmName: trezor.name })
+    devices.ledger = async () => new LedgerCardanoAppDouble({ keys: CAROL_LEDGER_KEYS })
+    ledger = await h.ok('wallets.addHardware', { name: 'carol on ledger', vendor: 'ledger', accountIndex: 0 })
+    await h.opened.follower.sync()
+    create = await h.ok('contracts.create', {
+      walletId: ledger.id,
+      contractJson: stringifyContract(HOLDER_CONTRACT),
+      roles: [{ role: 'Holder', address: carol.address }],
+      tags: ['desk.test']
+    })
+  }, 120_000)
+
+  test('rejected at the final confirmation on the device: the engine’s message, nothing submitted', async () => {
+    const device = new LedgerCardanoAppDouble({ keys: CAROL_LEDGER_KEYS, confirm: (s) => s.kind !== 'confirm' })
+    devices.ledger = async () => device
+    const e = await h.fails('tx.signWithDevice', { txId: create.txId, walletId: ledger.id }, 'HardwareWalletRejected')
+    expect(e.message).toContain('nothing was signed or shared')
+    expect(device.screens.find((s) => s.kind === 'tx-id')?.text).toBe(`Transaction id ${create.txId}`)
+    expect((await h.ok('tx.status', { txId: create.txId })).status).toBe('unsigned')
+  })
+
+  test('signed on the device: its hash is the build’s id, the engine verifies, splices and submits; confirmed', async () => {
+    const device = new LedgerCardanoAppDouble({ keys: CAROL_LEDGER_KEYS })
+    devices.ledger = async () => device
+    const answer = await h.ok('tx.signWithDevice', { txId: create.txId, walletId: ledger.id })
+    expect(answer).toEqual({ txId: create.txId, status: 'submitted' })
+    expect(device.screens.at(-1)).toEqual({ kind: 'witness', text: `Sign with ${PAYMENT_PATH}`, confirmed: true })
+    await h.opened.follower.sync()
+    expect(await h.ok('tx.status', { txId: create.txId })).toEqual({ txId: create.txId, status: 'confirmed' })
   })
 })

@@ -18,6 +18,8 @@
  * return, total collateral, reference inputs, confirmation and witnesses. Not modelled (Desk sends none, and an
  * APDU for one fails the test loudly rather than answering as a device might): certificates, reward
  * withdrawals, CIP-36 registrations, device-owned outputs, required signers by path, votes, treasury, donation.
+ * The host's side of the cable is modelled too: the user confirming or rejecting each screen, or walking away
+ * from one; the cable pulled before a given APDU.
  */
 import { DisconnectedDevice, DisconnectedDeviceDuringOperation } from '@ledgerhq/errors'
 import Transport from '@ledgerhq/hw-transport'
@@ -39,7 +41,10 @@ export const SW = {
   rejectedByPolicy: 0x6e10
 } as const
 
-/** A screen the app shows and waits on; `confirm` returning false is the user pressing reject. */
+/**
+ * A screen the app shows and waits on, with the app's wording on a Nano S (src/signTx_ui.c) where it has one;
+ * `confirm` returning false is the user pressing reject.
+ */
 export interface Screen {
   readonly kind: 'start' | 'output' | 'fee' | 'mint' | 'collateral-return' | 'tx-id' | 'confirm' | 'witness'
   readonly text: string
@@ -60,6 +65,8 @@ export interface CardanoAppOptions {
   readonly confirm?: (screen: Screen) => boolean
   /** The cable is pulled just before this APDU (1-based, counted over the whole session) reaches the device. */
   readonly unplugAtApdu?: number
+  /** The user walks away at the first screen of this kind: the APDU that shows it is never answered. */
+  readonly waitsAt?: Screen['kind']
 }
 
 const CLA = 0xd7
@@ -127,6 +134,9 @@ class NotModelled extends Error {
     super(`the Cardano app double does not model ${what}`)
   }
 }
+
+/** The screen stays up: the device answers nothing until the host lets go of it. */
+class UserAway extends Error {}
 
 interface Apdu {
   readonly ins: number
@@ -322,6 +332,9 @@ export class LedgerCardanoAppDouble extends Transport {
   readonly screens: (Screen & { confirmed: boolean })[] = []
   /** The body the app rebuilt in its last signing, as it hashed it. */
   rebuiltBody: Uint8Array | undefined
+  /** The host let go of the device (the transport was closed). */
+  closed = false
+  private abandon: (() => void) | undefined
 
   constructor(private readonly options: CardanoAppOptions) {
     super()
@@ -341,8 +354,15 @@ export class LedgerCardanoAppDouble extends Transport {
     } catch (e) {
       this.instruction = undefined
       if (e instanceof AppStatus) return answer(e.sw)
+      if (e instanceof UserAway)
+        return new Promise((_, reject) => (this.abandon = () => reject(new DisconnectedDevice())))
       throw e
     }
+  }
+
+  override async close(): Promise<void> {
+    this.closed = true
+    this.abandon?.()
   }
 
   /** src/main.c: the header checks, one instruction at a time, and the handler for its INS. */
@@ -368,6 +388,7 @@ export class LedgerCardanoAppDouble extends Transport {
   }
 
   private show(screen: Screen): void {
+    if (screen.kind === this.options.waitsAt) throw new UserAway()
     const confirmed = this.confirm(screen)
     this.screens.push({ ...screen, confirmed })
     if (!confirmed) throw new AppStatus(SW.rejectedByUser)
@@ -411,7 +432,7 @@ export class LedgerCardanoAppDouble extends Transport {
     if (first.p1 !== P1.init) throw new AppStatus(SW.invalidState)
     if (first.p2 !== 0) throw new AppStatus(SW.invalidParameters)
     const init = parseInit(first.data)
-    this.show({ kind: 'start', text: `Start new ${SIGNING_MODES[init.signingMode]} transaction?` })
+    this.show({ kind: 'start', text: `New ${SIGNING_MODES[init.signingMode]} transaction?` })
     let apdu: Apdu = yield EMPTY
 
     let auxDataHash: Uint8Array | undefined
@@ -450,7 +471,7 @@ export class LedgerCardanoAppDouble extends Transport {
     const fee = stageU64(apdu, P1.fee)
     body.uint(2)
     body.uint(fee)
-    this.show({ kind: 'fee', text: `Fee ${fee}` })
+    this.show({ kind: 'fee', text: `Fees ${fee}` })
     apdu = yield EMPTY
     if (init.ttl) {
       body.uint(3)

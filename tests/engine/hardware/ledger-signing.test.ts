@@ -3,14 +3,18 @@
  * `signWithLedger` (ledgerjs-hw-app-cardano) to the Cardano app double, which rebuilds the body from the APDUs
  * and hashes it as the app does; the device's hash must be the body's id, its signature must verify, and the
  * product splices it and the sandbox confirms the transaction. Then what the device can do mid-signing: the
- * user rejects, the cable is pulled, the app refuses the body.
+ * user rejects, the cable is pulled, the app refuses the body. Last, the Babbage output elements no Desk
+ * transaction carries (an inline datum and a reference script, each sent in chunks) against CSL's serialisation.
  */
+import { TxOutputFormat } from '@cardano-foundation/ledgerjs-hw-app-cardano'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
 import { CSL, withCsl } from '../../../src/csl'
 import type { EngineError } from '../../../src/engine/errors'
 import {
+  deviceNetwork,
+  ledgerSignRequest,
   planDeviceSigning,
   readLedgerAccount,
   signWithLedger,
@@ -132,7 +136,7 @@ describe.each(KINDS)('%s signed through ledgerjs over the app double', (kind) =>
     const { unsigned, txId, device } = of()
     const body = decodeTransaction(unsigned).body
     const kinds = device.screens.map((s) => s.kind)
-    expect(device.screens[0]).toMatchObject({ kind: 'start', text: 'Start new Plutus transaction?' })
+    expect(device.screens[0]).toMatchObject({ kind: 'start', text: 'New Plutus transaction?' })
     expect(kinds.filter((k) => k === 'output')).toHaveLength(body.outputs.length)
     expect(kinds.filter((k) => k === 'collateral-return')).toHaveLength(body.collateralReturn === undefined ? 0 : 1)
     expect(kinds.includes('mint')).toBe(body.mint.length > 0)
@@ -168,7 +172,7 @@ describe('what the device does mid-signing', () => {
     const device = app({ confirm: () => false })
     const e = await failure(signWithLedger({ ...SESSION, transport: device }, request()))
     expect(e.code).toBe('HardwareWalletRejected')
-    expect(device.screens).toEqual([{ kind: 'start', text: 'Start new Plutus transaction?', confirmed: false }])
+    expect(device.screens).toEqual([{ kind: 'start', text: 'New Plutus transaction?', confirmed: false }])
   })
 
   it('unplugged mid-signing (at the 12th APDU, before the fee): HardwareWalletDisconnected', async () => {
@@ -181,6 +185,17 @@ describe('what the device does mid-signing', () => {
     expect(device.screens[0]).toMatchObject({ kind: 'start', confirmed: true })
     expect(device.screens.some((s) => s.kind === 'fee')).toBe(false)
     expect(device.rebuiltBody).toBeUndefined()
+  })
+
+  it('the user never answers the final confirmation: HardwareWalletTimeout, and the device is released', async () => {
+    const device = app({ waitsAt: 'confirm' })
+    const e = await failure(signWithLedger({ transport: device, timeoutMs: 50 }, request()))
+    expect(e.code).toBe('HardwareWalletTimeout')
+    expect(e.message).toBe(
+      'The Ledger did not answer within 50 ms: nothing was signed. Check the device, then try again'
+    )
+    expect(device.screens.at(-1)).toMatchObject({ kind: 'tx-id', confirmed: true })
+    expect(device.closed).toBe(true)
   })
 
   it('a body the app refuses (an output on another network than the request names): refused by name', async () => {
@@ -201,5 +216,53 @@ describe('the app double is strict where the app is', () => {
     const fee = Buffer.from(bytesToHex(new Uint8Array(8)), 'hex')
     const e = await failure(device.send(0xd7, 0x21, 0x04, 0, fee))
     expect(e).toMatchObject({ statusCode: 0x6e06 })
+  })
+})
+
+/** One Babbage output to carol with a 600-byte inline datum (three chunks), and a reference script if asked. */
+function cslTransaction(referenceScript: boolean): { tx: Uint8Array; scriptRef: Uint8Array } {
+  const inputs = CSL.TransactionInputs.new()
+  inputs.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex('07'.repeat(32)), 1))
+  const output = CSL.TransactionOutput.new(
+    CSL.Address.from_bech32(carol.address),
+    CSL.Value.new(CSL.BigNum.from_str('3000000'))
+  )
+  output.set_plutus_data(CSL.PlutusData.new_bytes(new Uint8Array(600).fill(0x2a)))
+  const scriptRef = CSL.ScriptRef.new_plutus_script(CSL.PlutusScript.new_v2(new Uint8Array(300).fill(5)))
+  if (referenceScript) output.set_script_ref(scriptRef)
+  const outputs = CSL.TransactionOutputs.new()
+  outputs.add(output)
+  const body = CSL.TransactionBody.new_tx_body(inputs, outputs, CSL.BigNum.from_str('200000'))
+  // ScriptRef's bytes are #6.24(bytes .cbor script): the app takes the inner script CBOR (5 bytes of tag and head).
+  return {
+    tx: CSL.Transaction.new(body, CSL.TransactionWitnessSet.new()).to_bytes(),
+    scriptRef: scriptRef.to_bytes().subarray(5)
+  }
+}
+
+const cslHash = (tx: Uint8Array): string => CSL.FixedTransaction.from_bytes(tx).transaction_hash().to_hex()
+
+describe("Babbage outputs Desk's transactions do not carry, against CSL's serialisation", () => {
+  const context = { network: deviceNetwork('sandbox'), witnessPaths: [[0x8000073c, 0x80000717, 0x80000000, 0, 0]] }
+
+  it("an inline datum mapped by the product and sent in 240-byte chunks: the app's hash is CSL's", async () => {
+    const { tx } = cslTransaction(false)
+    const request = ledgerSignRequest(decodeTransaction(tx), context)
+    const signed = await signWithLedger({ ...SESSION, transport: app() }, request)
+    expect(signed.txHashHex).toBe(cslHash(tx))
+    expect(spliceDeviceWitnesses(tx, cslHash(tx), CAROL_ACCOUNT, signed).witnesses).toHaveLength(1)
+  })
+
+  it("and a reference script (which Desk refuses to map) as ledgerjs takes it: the app's hash is CSL's", async () => {
+    const { tx, scriptRef } = cslTransaction(true)
+    const withoutScript = ledgerSignRequest(decodeTransaction(cslTransaction(false).tx), context)
+    const [output] = withoutScript.tx.outputs
+    if (output?.format !== TxOutputFormat.MAP_BABBAGE) throw new Error('a Babbage output')
+    const request = {
+      ...withoutScript,
+      tx: { ...withoutScript.tx, outputs: [{ ...output, referenceScriptHex: bytesToHex(scriptRef) }] }
+    }
+    const signed = await signWithLedger({ ...SESSION, transport: app() }, request)
+    expect(signed.txHashHex).toBe(cslHash(tx))
   })
 })
