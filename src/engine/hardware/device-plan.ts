@@ -109,4 +109,14 @@ export function checkRebuildable(vendor: HardwareVendor, tx: DecodedTx, context:
   if (outputs.some((o) => o.scriptRef !== undefined)) {
     fail('no reference scripts', 'an output carries a reference script, which Desk does not map')
   }
+  // Both devices refuse an output to another network than the one they sign for (a safeguard against replay).
+  outputs.forEach((o, i) => {
+    if (o.address.kind !== 'byron' && o.address.networkId !== context.network.networkId) {
+      const which = i < body.outputs.length ? `output ${i + 1}` : 'the collateral return'
+      fail(
+        'outputs on the network',
+        `${which} pays an address of network ${o.address.networkId}, and the device signs for network ${context.network.networkId} only`
+      )
+    }
+  })
 }

@@ -7,8 +7,8 @@ import { DisconnectedDeviceDuringOperation } from '@ledgerhq/errors'
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker'
 import { describe, expect, it } from 'vitest'
 import { bytesToHex } from '../../../src/core/bytes'
-import type { EngineError } from '../../../src/engine/errors'
 import { openLedgerUsb, readLedgerAccount } from '../../../src/engine/hardware/ledger-device'
+import { failure } from '../build/support'
 import { CAROL_ACCOUNT } from './support'
 
 const OK = '9000'
@@ -29,15 +29,6 @@ const ACCOUNT_KEY = bytesToHex(CAROL_ACCOUNT.xvk) + OK
 async function replay(exchanges: [string, string][]) {
   const store = new RecordStore(exchanges)
   return { store, transport: await openTransportReplayer(store) }
-}
-
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p
-  } catch (e) {
-    return e as EngineError
-  }
-  throw new Error('expected a failure')
 }
 
 const SESSION = { timeoutMs: 60_000 }

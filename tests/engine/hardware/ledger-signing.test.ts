@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
 import { CSL, withCsl } from '../../../src/csl'
-import type { EngineError } from '../../../src/engine/errors'
 import {
   deviceNetwork,
   ledgerSignRequest,
@@ -22,6 +21,7 @@ import {
   type DeviceSigned
 } from '../../../src/engine/hardware'
 import { childPublicKey } from '../../../src/engine/keys/derivation'
+import { failure } from '../build/support'
 import { serviceHarness, type ServiceHarness } from '../service/support'
 import { LedgerCardanoAppDouble, type CardanoAppOptions } from './ledger-app-double'
 import { CAROL_ACCOUNT, CAROL_LEDGER_KEYS, carol, everyTxKind, type TxKind } from './support'
@@ -32,25 +32,14 @@ const CAROL_PAYMENT_PATH = "m/1852'/1815'/0'/0/0"
 const app = (options: Partial<CardanoAppOptions> = {}) =>
   new LedgerCardanoAppDouble({ keys: CAROL_LEDGER_KEYS, ...options })
 
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p
-  } catch (e) {
-    return e as EngineError
-  }
-  throw new Error('expected a failure')
-}
-
 describe('the Cardano app double answers as the app does', () => {
   it("reads the account key through GET_VERSION and GET_EXT_PUBLIC_KEY (m/1852'/1815'/0')", async () => {
     expect(await readLedgerAccount({ ...SESSION, transport: app() }, 0)).toEqual(CAROL_ACCOUNT.xvk)
   })
 
   it('refuses a key outside the Cardano wallet paths by its policy (0x6E10)', async () => {
-    const e = await failure(
-      app().send(0xd7, 0x10, 0, 0, Buffer.from('03' + '8000002c' + '80000000' + '80000000', 'hex'))
-    )
-    expect(e).toMatchObject({ statusCode: 0x6e10 })
+    const bitcoinAccount = Buffer.from('03' + '8000002c' + '80000000' + '80000000', 'hex')
+    await expect(app().send(0xd7, 0x10, 0, 0, bitcoinAccount)).rejects.toMatchObject({ statusCode: 0x6e10 })
   })
 
   it('an app too old for Conway is named before any signing APDU', async () => {
@@ -212,10 +201,8 @@ describe('what the device does mid-signing', () => {
 
 describe('the app double is strict where the app is', () => {
   it('an APDU out of order ends the signing with ERR_INVALID_STATE (0x6E06)', async () => {
-    const device = app()
-    const fee = Buffer.from(bytesToHex(new Uint8Array(8)), 'hex')
-    const e = await failure(device.send(0xd7, 0x21, 0x04, 0, fee))
-    expect(e).toMatchObject({ statusCode: 0x6e06 })
+    const fee = Buffer.alloc(8)
+    await expect(app().send(0xd7, 0x21, 0x04, 0, fee)).rejects.toMatchObject({ statusCode: 0x6e06 })
   })
 })
 

@@ -78,6 +78,21 @@ function withCertificate(): Uint8Array {
   return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new()).to_bytes()
 }
 
+/** A payment to a mainnet enterprise address: on a test network, an output no device signs for. */
+function toMainnet(): Uint8Array {
+  const inputs = CSL.TransactionInputs.new()
+  inputs.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex('07'.repeat(32)), 0))
+  const outputs = CSL.TransactionOutputs.new()
+  outputs.add(
+    CSL.TransactionOutput.new(
+      CSL.Address.from_hex('61' + '11'.repeat(28)),
+      CSL.Value.new(CSL.BigNum.from_str('2000000'))
+    )
+  )
+  const body = CSL.TransactionBody.new_tx_body(inputs, outputs, CSL.BigNum.from_str('200000'))
+  return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new()).to_bytes()
+}
+
 /** The same body with its fee written in 9 bytes instead of 5: valid CBOR the device would never write. */
 function nonCanonicalFee(): Uint8Array {
   const inputs = CSL.TransactionInputs.new()
@@ -110,6 +125,16 @@ describe('bodies a device cannot rebuild', () => {
     const long = decodeTransaction(nonCanonicalFee())
     expect(() => ledgerSignRequest(long, context)).toThrow(
       /^Ledger cannot sign this transaction \(canonical CBOR\): the device writes the body canonically, and this one has non-shortest-head at byte \d+/
+    )
+  })
+
+  it('an output to another network than the wallet’s, which both devices refuse, is refused first', () => {
+    const tx = decodeTransaction(toMainnet())
+    expect(() => ledgerSignRequest(tx, context)).toThrow(
+      'Ledger cannot sign this transaction (outputs on the network): output 1 pays an address of network 1, and the device signs for network 0 only. Nothing was sent to the device'
+    )
+    expect(() => trezorSignParams(tx, context)).toThrow(
+      /^Trezor cannot sign this transaction \(outputs on the network\)/
     )
   })
 
