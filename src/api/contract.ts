@@ -225,6 +225,31 @@ export interface QrScanState {
   readonly payload?: QrPayload
 }
 
+/** A Keystone sign request (`ur:cardano-sign-request`) for a stored build, shown as animated QR codes. */
+export interface KeystoneRequestShown {
+  /** The UUID the Keystone's signature must name back. */
+  readonly requestId: string
+  readonly sequence: QrSequence
+  /** The paths of the keys the Keystone is asked to sign with. */
+  readonly paths: readonly string[]
+  /** Key hashes the transaction needs that the wallet's account does not hold. */
+  readonly missing: readonly string[]
+}
+
+/** A Keystone signature (`ur:cardano-signature`) as scanned: the request it answers, its CBOR in hex. */
+export interface KeystoneSignatureScan {
+  readonly requestId: string
+  readonly cbor: string
+}
+
+/** A scan of a Keystone's signature; `signature` once whole. */
+export interface KeystoneScanState {
+  readonly received: number
+  readonly expected: number
+  readonly percent: number
+  readonly signature?: KeystoneSignatureScan
+}
+
 /** A wallet's account public key: what a watch-only copy of it is made from. */
 export interface PublicKeyExport {
   /** `acct_xvk1…`, to paste. */
@@ -418,6 +443,16 @@ export interface DeskApi {
     request: { txId: string; walletId: string }
     response: { txId: string; status: TxStatusName }
   }
+  /** A stored build as a Keystone sign request for a watch-only or hardware wallet's account (its keys' paths). */
+  'tx.keystoneRequest': {
+    request: { txId: string; walletId: string; masterFingerprint: string }
+    response: KeystoneRequestShown
+  }
+  /** A reviewed build signed by a Keystone: its scanned signature must answer the request and verify; then submitted. */
+  'tx.signWithKeystone': {
+    request: { txId: string; walletId: string; requestId: string; signature: string }
+    response: { txId: string; status: TxStatusName }
+  }
   /** Offline: the unsigned tx (TextEnvelope) or a review bundle (tx + resolved inputs) as a file. */
   'tx.exportUnsigned': { request: { txId: string }; response: ExportedFile }
   'tx.exportBundle': { request: { txId: string }; response: ExportedFile }
@@ -429,6 +464,7 @@ export interface DeskApi {
   /** A review bundle or witness as animated QR frames; each scanned frame, fed to the scan `scanId` names. */
   'qr.encode': { request: QrPayload; response: QrSequence }
   'qr.scan': { request: { scanId: string; part: string }; response: QrScanState }
+  'qr.scanKeystone': { request: { scanId: string; part: string }; response: KeystoneScanState }
   /** An unsigned build, reviewed again against the chain as it is now, to sign it later than it was built. */
   'tx.resume': { request: { txId: string }; response: PreparedTx }
   /** Gives up an unsigned build: its inputs are free again and it can no longer be submitted. Repeating is harmless. */
@@ -492,6 +528,8 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'tx.status',
   'tx.deviceSteps',
   'tx.signWithDevice',
+  'tx.keystoneRequest',
+  'tx.signWithKeystone',
   'tx.exportUnsigned',
   'tx.exportBundle',
   'tx.import',
@@ -499,6 +537,7 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'tx.submitWitness',
   'qr.encode',
   'qr.scan',
+  'qr.scanKeystone',
   'tx.resume',
   'tx.discard',
   'settings.get',

@@ -2,7 +2,8 @@
  * Review bundles and witnesses carried between the online and the offline Desk as animated QR codes: the
  * Uniform Resources format (UR) with fountain codes, so a receiver that misses frames, or reads them out of
  * order, still completes from whatever frames it sees next. The payload is CBOR (cbor-x) holding the file's
- * text deflated; the receiver verifies what it reassembles the way the file path does.
+ * text deflated; the receiver verifies what it reassembles the way the file path does. The receiver itself takes
+ * any reading of UR types (a Keystone's `cardano-signature` is read by the same one, see hardware/keystone.ts).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import { UR, UREncoder, URDecoder } from '@ngraveio/bc-ur'
@@ -11,15 +12,13 @@ import FountainDecoder from '@ngraveio/bc-ur/dist/fountainDecoder'
 import { FountainEncoderPart } from '@ngraveio/bc-ur/dist/fountainEncoder'
 import { decode as cborDecode, encode as cborEncode } from 'cbor-x'
 import { bytesToHex, hexToBytes, utf8DecodeStrict } from '../core/bytes'
-import type { QrPayload, QrScanState, QrSequence } from '../api/contract'
+import type { QrPayload, QrSequence } from '../api/contract'
 import { EngineError } from './errors'
 import { isReviewBundle, readLoaded } from './offline-tx'
 import { readWitnessFile } from './sign'
 
 export type { QrPayload, QrSequence }
 export type QrPayloadKind = QrPayload['kind']
-/** A scan's progress: frames received (a repeated frame counts once), of `expected`; 100% only once whole. */
-export type QrProgress = Omit<QrScanState, 'payload'>
 
 const UR_TYPES: Readonly<Record<QrPayloadKind, string>> = {
   bundle: 'marlowe-desk-bundle',
@@ -48,13 +47,18 @@ export function encodeQrSequence(payload: QrPayload, fragmentBytes = QR_FRAGMENT
   const cbor = Buffer.from(
     cborEncode([PAYLOAD_VERSION, hexToBytes(payload.txId), deflateRawSync(new TextEncoder().encode(payload.text))])
   )
+  return urSequence(new UR(cbor, UR_TYPES[payload.kind]), fragmentBytes)
+}
+
+/** The frames of any UR (Desk's own payloads, a Keystone sign request), upper case for the QR alphanumeric mode. */
+export function urSequence(ur: UR, fragmentBytes = QR_FRAGMENT_BYTES): QrSequence {
+  const bytes = ur.cbor.length
   // A payload that fits one still QR code (a witness, usually) is shown as one: nothing to animate or miss.
-  const size = cbor.length <= SINGLE_FRAME_BYTES ? cbor.length : fragmentBytes
-  const encoder = new UREncoder(new UR(cbor, UR_TYPES[payload.kind]), size)
+  const encoder = new UREncoder(ur, bytes <= SINGLE_FRAME_BYTES ? bytes : fragmentBytes)
   const fragments = encoder.fragmentsLength
   const count = fragments === 1 ? 1 : fragments + Math.max(2, Math.ceil(fragments * EXTRA_FRAMES_RATIO))
   const parts = Array.from({ length: count }, () => encoder.nextPart().toUpperCase())
-  return { parts, fragments, payloadBytes: cbor.length }
+  return { parts, fragments, payloadBytes: bytes }
 }
 
 interface SequenceId {
@@ -62,6 +66,26 @@ interface SequenceId {
   readonly fragments: number
   readonly messageLength: number
   readonly checksum: number
+}
+
+/**
+ * What a receiver reads: the kind of payload each UR type it takes carries (undefined for a type it does not
+ * take), how a kind is named in messages, and how a whole payload is read and verified.
+ */
+export interface UrReading<K extends string, P> {
+  kindOf(type: string): K | undefined
+  describe(kind: K): string
+  /** Why a QR code of `type` is refused: what this reading takes instead. */
+  notOurs(type: string): string
+  read(kind: K, cbor: Buffer): P
+}
+
+/** A scan's progress: frames received (a repeated frame counts once), of `expected`; 100% only once whole. */
+export interface UrProgress<K extends string> {
+  readonly received: number
+  readonly expected: number
+  readonly percent: number
+  readonly kind?: K
 }
 
 /** One sequence whose frames have been seen, with its own decoder. */
@@ -84,22 +108,24 @@ function sequenceKey(id: SequenceId): string {
  * read is the one with the most frames seen, so a stray frame read first (a code left on screen, another
  * window) does not capture the scan: its sequence is followed too, and dropped once the real one leads.
  */
-export class QrReceiver {
+export class UrReceiver<K extends string, P> {
   private readonly candidates = new Map<string, Candidate>()
   private leader: Candidate | undefined
   private single: SequenceId | undefined
-  private payload: QrPayload | undefined
+  private payload: P | undefined
+
+  constructor(private readonly reading: UrReading<K, P>) {}
 
   /** Takes one frame's text; throws a clear EngineError for a frame that cannot belong to this sequence. */
-  receive(text: string): QrProgress {
+  receive(text: string): UrProgress<K> {
     if (this.payload !== undefined) return this.progress()
     const frame = text.trim().toLowerCase()
-    const { type, components } = parseFrame(frame)
+    const { kind, type, components } = this.parseFrame(frame)
     if (components.length === 1) {
       const id = { type, fragments: 1, messageLength: 0, checksum: 0 }
-      if (this.leader !== undefined) throw otherSequence(this.leader.id, id)
+      if (this.leader !== undefined) throw this.otherSequence(this.leader.id, id)
       this.single = id
-      this.payload = readPayload(type, bodyBytes(components[0]!))
+      this.payload = this.reading.read(kind, bodyBytes(components[0]!))
       return this.progress()
     }
     const part = fountainPart(components)
@@ -125,16 +151,16 @@ export class QrReceiver {
     }
     const leader = this.leader
     if (leader !== undefined && leader !== candidate && candidate.seen.size <= leader.seen.size) {
-      throw otherSequence(leader.id, candidate.id)
+      throw this.otherSequence(leader.id, candidate.id)
     }
     this.leader = candidate
-    if (candidate.decoder.isSuccess()) this.payload = readPayload(type, candidate.decoder.resultMessage())
+    if (candidate.decoder.isSuccess()) this.payload = this.reading.read(kind, candidate.decoder.resultMessage())
     return this.progress()
   }
 
-  progress(): QrProgress {
+  progress(): UrProgress<K> {
     const id = this.leader?.id ?? this.single
-    const kind = id === undefined ? undefined : kindOfType(id.type)
+    const kind = id === undefined ? undefined : this.reading.kindOf(id.type)
     const expected = id?.fragments ?? 0
     const done = this.payload !== undefined
     const received = this.leader?.seen.size ?? (done ? 1 : 0)
@@ -144,8 +170,33 @@ export class QrReceiver {
   }
 
   /** The verified payload once the sequence is whole. */
-  result(): QrPayload | undefined {
+  result(): P | undefined {
     return this.payload
+  }
+
+  private parseFrame(frame: string): { kind: K; type: string; components: readonly string[] } {
+    const { type, components } = parseFrame(frame)
+    const kind = this.reading.kindOf(type)
+    if (kind === undefined) throw qrError('QrNotOurs', this.reading.notOurs(type))
+    return { kind, type, components }
+  }
+
+  private describeType(type: string): string {
+    const kind = this.reading.kindOf(type)
+    return kind === undefined ? `"${type}"` : this.reading.describe(kind)
+  }
+
+  private otherSequence(reading: SequenceId, frame: SequenceId): EngineError {
+    if (reading.type !== frame.type) {
+      return qrError(
+        'QrOtherSequence',
+        `This frame carries a ${this.describeType(frame.type)}, but the sequence being read carries a ${this.describeType(reading.type)}: keep the camera on one QR sequence.`
+      )
+    }
+    return qrError(
+      'QrOtherSequence',
+      'This frame belongs to another QR sequence (another transaction, or one exported again): keep the camera on one sequence, or start a new scan.'
+    )
   }
 
   /** The followed sequence `id` belongs to; a new one replaces the stray with the fewest frames when full. */
@@ -164,26 +215,20 @@ export class QrReceiver {
   }
 }
 
-function otherSequence(reading: SequenceId, frame: SequenceId): EngineError {
-  if (reading.type !== frame.type) {
-    return qrError(
-      'QrOtherSequence',
-      `This frame carries a ${describeType(frame.type)}, but the sequence being read carries a ${describeType(reading.type)}: keep the camera on one QR sequence.`
-    )
+/** Desk's own payloads: review bundles and witnesses. */
+const DESK_READING: UrReading<QrPayloadKind, QrPayload> = {
+  kindOf: (type) => (type === UR_TYPES.bundle ? 'bundle' : type === UR_TYPES.witness ? 'witness' : undefined),
+  describe: (kind) => (kind === 'bundle' ? 'review bundle' : 'witness'),
+  notOurs: (type) =>
+    `This QR code carries a "${type}", not a Marlowe Desk review bundle or witness (ur:${UR_TYPES.bundle} or ur:${UR_TYPES.witness})`,
+  read: readPayload
+}
+
+/** Reads Desk's own QR sequences: a review bundle or a witness. */
+export class QrReceiver extends UrReceiver<QrPayloadKind, QrPayload> {
+  constructor() {
+    super(DESK_READING)
   }
-  return qrError(
-    'QrOtherSequence',
-    'This frame belongs to another QR sequence (another transaction, or one exported again): keep the camera on one sequence, or start a new scan.'
-  )
-}
-
-function kindOfType(type: string): QrPayloadKind | undefined {
-  return type === UR_TYPES.bundle ? 'bundle' : type === UR_TYPES.witness ? 'witness' : undefined
-}
-
-function describeType(type: string): string {
-  const kind = kindOfType(type)
-  return kind === 'bundle' ? 'review bundle' : kind === 'witness' ? 'witness' : `"${type}"`
 }
 
 function parseFrame(frame: string): { type: string; components: readonly string[] } {
@@ -195,12 +240,6 @@ function parseFrame(frame: string): { type: string; components: readonly string[
     ;[type, components] = URDecoder.parse(frame)
   } catch {
     throw qrError('QrNotOurs', 'This QR code is not a UR frame (it does not start with "ur:")')
-  }
-  if (kindOfType(type) === undefined) {
-    throw qrError(
-      'QrNotOurs',
-      `This QR code carries a "${type}", not a Marlowe Desk review bundle or witness (ur:${UR_TYPES.bundle} or ur:${UR_TYPES.witness})`
-    )
   }
   if (components.length > 2) throw qrError('QrNotOurs', 'This QR code is not a UR frame (too many path components)')
   return { type, components }
@@ -245,9 +284,9 @@ function fountainPart(components: readonly string[]): FountainEncoderPart {
 }
 
 /** The reassembled payload, read and verified as the file path reads a bundle or a witness file. */
-function readPayload(type: string, cbor: Buffer): QrPayload {
-  const kind = kindOfType(type)!
-  const bad = (why: string): EngineError => qrError('QrPayloadInvalid', `The scanned ${describeType(type)} ${why}`)
+function readPayload(kind: QrPayloadKind, cbor: Buffer): QrPayload {
+  const bad = (why: string): EngineError =>
+    qrError('QrPayloadInvalid', `The scanned ${DESK_READING.describe(kind)} ${why}`)
   let decoded: unknown
   try {
     decoded = cborDecode(cbor)

@@ -7,6 +7,7 @@ import { contractCalls } from './contract-calls'
 import { DeskContext, type DeskOptions } from './context'
 import { deviceCalls, USB_DEVICES } from './device-calls'
 import { deskFailure } from './errors'
+import { keystoneCalls } from './keystone-calls'
 import type { DeskHandlers, HandlersOf, SettingsCall } from './handlers'
 import { qrCalls } from './qr-calls'
 import { txCalls } from './tx-calls'
@@ -37,6 +38,7 @@ export function createDesk(options: CreateDeskOptions): DeskHandlers {
     ...contractCalls(ctx),
     ...txCalls(ctx),
     ...deviceCalls(ctx, rest.hardware ?? USB_DEVICES),
+    ...keystoneCalls(ctx),
     ...qrCalls(),
     ...settings,
     'app.progress': async () => ctx.progress.list()

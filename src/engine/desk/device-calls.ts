@@ -21,9 +21,8 @@ import {
 import type { AccountKey } from '../keys/wallet-file'
 import { chainFacts } from './chain-facts'
 import type { DeskContext } from './context'
-import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
-import { missingSignatures, submitSigned, unsignedRow } from './tx-calls'
+import { missingSignatures, nothingToSign, submitSigned, unsignedRow } from './tx-calls'
 
 type DeviceCall = 'wallets.addHardware' | 'tx.deviceSteps' | 'tx.signWithDevice'
 
@@ -72,18 +71,7 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
       network: provider.network,
       resolved
     })
-    if (planned.context.witnessPaths.length === 0) {
-      const { name } = await keystore.get(walletId)
-      throw deskFailure(
-        'Forbidden',
-        'NothingToSign',
-        `wallet "${name}" holds none of the keys this transaction needs`,
-        {
-          walletId,
-          txId
-        }
-      )
-    }
+    if (planned.context.witnessPaths.length === 0) throw await nothingToSign(ctx, walletId, txId)
     return { ...planned, account }
   }
 

@@ -23,6 +23,7 @@ export type Stage =
   | 'Starting the local API'
   | 'Reading the account key from the device'
   | 'Waiting for the confirmation on the device'
+  | "Checking the Keystone's signature"
 
 /** Moves an activity to its next stage. */
 export type StageFn = (stage: Stage) => void

@@ -1,37 +1,48 @@
 /**
- * `qr.*`: review bundles and witnesses carried by animated QR codes. A scan is the frames one camera session
- * reads, kept here between calls under the id the window gave it; a few are kept, the oldest dropped first.
+ * `qr.*`: review bundles and witnesses carried by animated QR codes, and Keystone signatures read the same way.
+ * A scan is the frames one camera session reads, kept here between calls under the id the window gave it; a few
+ * are kept, the oldest dropped first.
  */
-import { checkQrPayload, encodeQrSequence, QrReceiver } from '../qr-transfer'
+import { KEYSTONE_SIGNATURE_READING } from '../hardware'
+import { checkQrPayload, encodeQrSequence, QrReceiver, UrReceiver, type UrProgress } from '../qr-transfer'
 import type { HandlersOf } from './handlers'
 
-type QrCall = 'qr.encode' | 'qr.scan'
+type QrCall = 'qr.encode' | 'qr.scan' | 'qr.scanKeystone'
 
 /** Scans kept at once: a window scans one sequence at a time, so a handful covers reloads and a second window. */
 const MAX_SCANS = 4
 
-export function qrCalls(): HandlersOf<QrCall> {
-  const scans = new Map<string, QrReceiver>()
-
-  function scan(id: string): QrReceiver {
-    let receiver = scans.get(id)
+/** The scans of one kind: each frame goes to its scan; the payload comes back once whole, and the scan is done. */
+function scans<K extends string, P>(
+  make: () => UrReceiver<K, P>
+): (scanId: string, part: string) => UrProgress<K> & { payload?: P } {
+  const open = new Map<string, UrReceiver<K, P>>()
+  return (scanId, part) => {
+    let receiver = open.get(scanId)
     if (receiver === undefined) {
-      receiver = new QrReceiver()
-      scans.set(id, receiver)
-      if (scans.size > MAX_SCANS) scans.delete(scans.keys().next().value!)
+      receiver = make()
+      open.set(scanId, receiver)
+      if (open.size > MAX_SCANS) open.delete(open.keys().next().value!)
     }
-    return receiver
+    const progress = receiver.receive(part)
+    const payload = receiver.result()
+    if (payload !== undefined) open.delete(scanId)
+    return { ...progress, ...(payload === undefined ? {} : { payload }) }
   }
+}
+
+export function qrCalls(): HandlersOf<QrCall> {
+  const deskScan = scans(() => new QrReceiver())
+  const keystoneScan = scans(() => new UrReceiver(KEYSTONE_SIGNATURE_READING))
 
   return {
     'qr.encode': async (payload) => encodeQrSequence(checkQrPayload(payload)),
 
-    'qr.scan': async ({ scanId, part }) => {
-      const receiver = scan(scanId)
-      const progress = receiver.receive(part)
-      const payload = receiver.result()
-      if (payload !== undefined) scans.delete(scanId)
-      return { ...progress, ...(payload === undefined ? {} : { payload }) }
+    'qr.scan': async ({ scanId, part }) => deskScan(scanId, part),
+
+    'qr.scanKeystone': async ({ scanId, part }) => {
+      const { received, expected, percent, payload } = keystoneScan(scanId, part)
+      return { received, expected, percent, ...(payload === undefined ? {} : { signature: payload }) }
     }
   }
 }

@@ -22,6 +22,11 @@ const outRef = z
 const name = z.string().max(256)
 const password = z.string().max(1024)
 const text = z.string().max(MAX_TEXT)
+/** One frame read by the camera, for the scan the window named. */
+const qrScan = z.strictObject({
+  scanId: z.string().regex(/^[0-9a-zA-Z-]{1,64}$/, 'not a scan id'),
+  part: z.string().max(8192)
+})
 const address = z.string().min(1).max(1024)
 const nothing = z.strictObject({})
 
@@ -94,10 +99,19 @@ export const REQUEST_SCHEMAS: Schemas = {
   'tx.signOffline': z.strictObject({ text, walletId, password: password.exactOptional() }),
   'tx.submitWitness': z.strictObject({ txId, text }),
   'qr.encode': z.strictObject({ kind: z.enum(['bundle', 'witness']), txId, text }),
-  'qr.scan': z.strictObject({
-    scanId: z.string().regex(/^[0-9a-zA-Z-]{1,64}$/, 'not a scan id'),
-    part: z.string().max(8192)
+  'tx.keystoneRequest': z.strictObject({
+    txId,
+    walletId,
+    masterFingerprint: z.string().regex(/^[0-9a-fA-F]{8}$/, "not a master fingerprint (the Keystone's is 8 hex digits)")
   }),
+  'tx.signWithKeystone': z.strictObject({
+    txId,
+    walletId,
+    requestId: z.uuid('not a request id'),
+    signature: z.string().regex(/^[0-9a-fA-F]{2,16384}$/, 'not a scanned Keystone signature (hex)')
+  }),
+  'qr.scan': qrScan,
+  'qr.scanKeystone': qrScan,
   'tx.resume': z.strictObject({ txId }),
   'tx.discard': z.strictObject({ txId }),
 

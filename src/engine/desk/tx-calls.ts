@@ -78,6 +78,15 @@ export async function submitSigned(ctx: DeskContext, row: TxRow, tx: Uint8Array)
   return { txId: row.txId, status: ctx.build(row.txId).status }
 }
 
+/** The refusal of a device request for a wallet that holds none of the keys the transaction needs. */
+export async function nothingToSign(ctx: DeskContext, walletId: string, txId: string): Promise<Error> {
+  const { name } = await ctx.keystore.get(walletId)
+  return deskFailure('Forbidden', 'NothingToSign', `wallet "${name}" holds none of the keys this transaction needs`, {
+    walletId,
+    txId
+  })
+}
+
 /** The refusal of a signature that leaves keys unsigned: the rest is collected by exporting the transaction. */
 export function missingSignatures(keys: readonly string[]): Error {
   return deskFailure(

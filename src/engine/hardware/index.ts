@@ -1,4 +1,7 @@
-/** Hardware wallets (Ledger, Trezor): the device requests built from a transaction, and the witnesses they return. */
+/**
+ * Hardware wallets (Ledger, Trezor, Keystone): the device requests built from a transaction, and the witnesses
+ * they return.
+ */
 export { accountPath, deviceNetwork, VENDOR_NAME, type DeviceNetwork } from './device-plan'
 export {
   planDeviceSigning,
@@ -27,3 +30,10 @@ export {
   type TrezorSession
 } from './trezor-device'
 export { deviceSteps } from './device-steps'
+export {
+  KEYSTONE_SIGNATURE_READING,
+  keystoneSignRequest,
+  spliceKeystoneSignature,
+  type IssuedKeystoneRequest,
+  type KeystoneSignatureScan
+} from './keystone'

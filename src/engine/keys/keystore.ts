@@ -212,6 +212,18 @@ export class Keystore implements WitnessProvider {
     return { vendor: record.vendor, account: record.account }
   }
 
+  /**
+   * The account of a wallet whose keys are held elsewhere (watch-only, hardware): what a sign request for the
+   * signer that holds them (a Keystone) is built from.
+   */
+  async signerAccount(walletId: string): Promise<AccountKey> {
+    const record = await this.read(walletId)
+    if (record.kind !== 'watch-only' && record.kind !== 'hardware') {
+      throw invalid(`wallet "${record.name}" signs with its own keys here, not on another device`)
+    }
+    return record.account
+  }
+
   /** A single-key wallet (enterprise address) from a cardano-cli payment signing key file. */
   async importSigningKey(input: SigningKeyInput): Promise<WalletInfo> {
     checkName(input.name)

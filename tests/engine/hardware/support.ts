@@ -7,7 +7,7 @@
 import { mnemonicToEntropy } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { sandboxWallet } from '../../../src/chain/sandbox'
-import { bytesToHex, hexToBytes } from '../../../src/core/bytes'
+import { bytesToHex, concatBytes, hexToBytes } from '../../../src/core/bytes'
 import type { Contract } from '../../../src/core/marlowe/types'
 import { CSL, withCsl } from '../../../src/csl'
 import { parseRef, type RolesConfig } from '../../../src/engine/build'
@@ -31,12 +31,32 @@ const accountKeys = (() => {
 export const CAROL_ACCOUNT: AccountKey = { index: 0, xvk: accountKeys.xvk }
 
 const ROLES: readonly KeyRole[] = ['payment', 'change', 'stake']
+const HARDENED = 0x80000000
+
+/** Vkey witnesses (CBOR) of the body hash `txId` by the account's keys at these BIP32 paths. */
+export function softwareWitnesses(txId: string, paths: readonly (readonly number[])[]): Uint8Array[] {
+  const secret = { kind: 'hd', accountIndex: 0, accountXvk: accountKeys.xvk, accountXprv: accountKeys.xprv } as const
+  const keyPaths = paths.map((p) => ({ kind: 'derived', account: 0, role: ROLES[p[3]!]!, index: p[4]! }) as const)
+  return vkeyWitnesses(secret, hexToBytes(txId), keyPaths)
+}
+
+/** m/1852'/1815'/0'/0/0 (with or without the "m/") as BIP32 numbers. */
+function bip32(path: string): number[] {
+  return path
+    .replace(/^m\//, '')
+    .split('/')
+    .map((c) => (c.endsWith("'") ? HARDENED + Number(c.slice(0, -1)) : Number(c)))
+}
+
+/** What a Keystone answers for these paths: a witness set (tagged, as Conway writes it) signing the body `txId`. */
+export function keystoneWitnessSet(txId: string, paths: readonly string[]): Buffer {
+  const witnesses = softwareWitnesses(txId, paths.map(bip32))
+  return Buffer.from(concatBytes([Uint8Array.of(0xa1, 0x00, 0xd9, 0x01, 0x02, 0x80 + witnesses.length), ...witnesses]))
+}
 
 /** What a device returns for these paths: signatures of the body hash by the account's keys. */
 export function softwareSignatures(txId: string, paths: readonly (readonly number[])[]): DeviceSignature[] {
-  const secret = { kind: 'hd', accountIndex: 0, accountXvk: accountKeys.xvk, accountXprv: accountKeys.xprv } as const
-  const keyPaths = paths.map((p) => ({ kind: 'derived', account: 0, role: ROLES[p[3]!]!, index: p[4]! }) as const)
-  return vkeyWitnesses(secret, hexToBytes(txId), keyPaths).map((cbor, i) => ({
+  return softwareWitnesses(txId, paths).map((cbor, i) => ({
     path: paths[i]!,
     signatureHex: withCsl((s) => s.own(s.own(CSL.Vkeywitness.from_bytes(cbor)).signature()).to_hex())
   }))

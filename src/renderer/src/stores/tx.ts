@@ -4,7 +4,15 @@
  */
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { DeviceSteps, ExportedFile, PreparedTx, QrSequence, TxKind, TxStatusName } from '../../../api/contract'
+import type {
+  DeviceSteps,
+  ExportedFile,
+  KeystoneRequestShown,
+  PreparedTx,
+  QrSequence,
+  TxKind,
+  TxStatusName
+} from '../../../api/contract'
 import type { TxReview } from '../../../core/cardano/review/types'
 import type { JsonObject } from '../../../core/json/lossless'
 import { useDesk } from '../api/desk'
@@ -130,6 +138,20 @@ export const useTxStore = defineStore('tx', () => {
     await follow(result.txId, result.status)
   }
 
+  /** The build as a Keystone sign request for the selected wallet's account, under the Keystone's fingerprint. */
+  function keystoneRequest(masterFingerprint: string): Promise<KeystoneRequestShown> {
+    const txId = requireCurrent().txId
+    return desk['tx.keystoneRequest']({ txId, walletId: wallets.requireSelected().id, masterFingerprint })
+  }
+
+  /** Submits the build with the Keystone's scanned signature, which the engine checks against the request first. */
+  async function signWithKeystone(requestId: string, signature: string): Promise<void> {
+    const txId = requireCurrent().txId
+    const walletId = wallets.requireSelected().id
+    const result = await desk['tx.signWithKeystone']({ txId, walletId, requestId, signature })
+    await follow(result.txId, result.status)
+  }
+
   async function submitWitness(txId: string, text: string): Promise<void> {
     const result = await desk['tx.submitWitness']({ txId, text })
     await follow(result.txId, result.status)
@@ -189,6 +211,8 @@ export const useTxStore = defineStore('tx', () => {
     signAndSubmit,
     deviceSteps,
     signWithDevice,
+    keystoneRequest,
+    signWithKeystone,
     submitWitness,
     exportUnsigned,
     exportBundle,
