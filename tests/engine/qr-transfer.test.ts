@@ -3,14 +3,13 @@
  * order still complete, a frame of another sequence and a damaged or altered payload are refused with a clear
  * message, and the largest transaction Desk builds (≈16 KB, with a reference script beside it) round-trips.
  */
-import bytewords from '@ngraveio/bc-ur/dist/bytewords'
-import { FountainEncoderPart } from '@ngraveio/bc-ur/dist/fountainEncoder'
 import { describe, expect, test } from 'vitest'
 import { parseBundle, stringifyBundle, type ReviewBundle } from '../../src/core/cardano/bundle'
 import { stringifyTextEnvelope } from '../../src/core/cardano/envelope'
 import { witnessSetEnvelopeType } from '../../src/core/cardano/tx-envelope'
 import { EngineError } from '../../src/engine/errors'
 import { encodeQrSequence, QrReceiver, type QrPayload } from '../../src/engine/qr-transfer'
+import { alteredFrame } from '../support/qr-frames'
 import { ERAS, TX_A, largestApply, marloweApplyInputs, marloweApplyTx, txIdOf } from '../core/cardano/tx/fixtures'
 
 function bundleOf(tx: Uint8Array, resolvedInputs: ReviewBundle['resolvedInputs']): QrPayload {
@@ -45,16 +44,6 @@ function refusal(f: () => unknown): EngineError {
     throw e
   }
   throw new Error('expected a refusal')
-}
-
-/** A frame re-encoded with its fragment altered: its own checksum is right, the payload's is not. */
-function altered(part: string): string {
-  const [, type, seq, body] = /^ur:([^/]+)\/([^/]+)\/(.+)$/.exec(part.toLowerCase())!
-  const p = FountainEncoderPart.fromCBOR(Buffer.from(bytewords.decode(body!, bytewords.STYLES.MINIMAL), 'hex'))
-  const fragment = Buffer.from(p.fragment)
-  fragment[0] = fragment[0]! ^ 0xff
-  const forged = new FountainEncoderPart(p.seqNum, p.seqLength, p.messageLength, p.checksum, fragment)
-  return `ur:${type}/${seq}/${bytewords.encode(forged.cbor().toString('hex'), bytewords.STYLES.MINIMAL)}`
 }
 
 describe('a review bundle as a QR sequence', () => {
@@ -168,7 +157,7 @@ describe('a review bundle as a QR sequence', () => {
   test('an altered payload (every frame well formed) is refused by the sequence checksum', () => {
     const sequence = encodeQrSequence(small)
     const receiver = new QrReceiver()
-    receiver.receive(altered(sequence.parts[0]!))
+    receiver.receive(alteredFrame(sequence.parts[0]!))
     const rest = sequence.parts.slice(1, sequence.fragments)
     const e = refusal(() => receiveAll(receiver, rest))
     expect(e.code).toBe('QrPayloadDamaged')
