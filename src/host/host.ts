@@ -29,6 +29,7 @@ import {
   type SettingsCall,
   type StageFn
 } from '../engine/desk'
+import { TREZOR } from '../engine/hardware'
 import { installNativeCodecs } from '../engine/native-codecs'
 import { Keystore, UnlockThrottle, type KeystoreOptions } from '../engine/keys'
 import { ensurePrivateDir } from '../engine/private-dir'
@@ -176,7 +177,7 @@ export class DeskHost {
     return this.engine.opened.service
   }
 
-  /** Stops the local API, locks every wallet, stops following the chain and closes the files. */
+  /** Stops the local API, locks every wallet, stops following the chain, lets go of a Trezor, closes the files. */
   async close(): Promise<void> {
     await this.serialized(async () => {
       if (this.closed) return
@@ -187,6 +188,7 @@ export class DeskHost {
         await this.engine.opened.close()
         if (this.options.fixedChain === undefined) await this.engine.chain.close()
       })
+      await TREZOR.dispose()
     })
   }
 

@@ -4,7 +4,6 @@
  * body hash, splices them in and submits as any other signature. Every device state is the engine's error.
  */
 import type { HardwareVendor } from '../../api/contract'
-import { EngineError } from '../errors'
 import {
   deviceSteps,
   openLedgerUsb,
@@ -15,6 +14,7 @@ import {
   signWithTrezor,
   spliceDeviceWitnesses,
   type DeviceSigningPlan,
+  TREZOR,
   type LedgerTransport,
   type TrezorCardano
 } from '../hardware'
@@ -26,7 +26,7 @@ import { missingSignatures, nothingToSign, submitSigned, unsignedRow } from './t
 
 type DeviceCall = 'wallets.addHardware' | 'tx.deviceSteps' | 'tx.signWithDevice'
 
-/** How Desk reaches the devices: USB in the app; the tests' transport doubles. */
+/** How Desk reaches the devices: USB (and Trezor Bridge) in the app; the tests' transport doubles. */
 export interface HardwareDevices {
   /** How long a device may take to answer, the user's confirmations included. */
   readonly timeoutMs: number
@@ -40,14 +40,7 @@ const DEVICE_TIMEOUT_MS = 5 * 60_000
 export const USB_DEVICES: HardwareDevices = {
   timeoutMs: DEVICE_TIMEOUT_MS,
   openLedger: openLedgerUsb,
-  openTrezor: async () => {
-    throw new EngineError(
-      'Unavailable',
-      'HardwareWalletUnsupported',
-      'Marlowe Desk does not reach a Trezor from this build yet (Trezor Connect is not set up here). Export the transaction and sign it with the Trezor elsewhere, or use a Ledger',
-      { vendor: 'trezor' }
-    )
-  }
+  openTrezor: () => TREZOR.open()
 }
 
 export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): HandlersOf<DeviceCall> {

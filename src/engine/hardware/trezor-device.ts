@@ -82,7 +82,7 @@ export function trezorSigned(
   }
 }
 
-type ConnectAnswer<T> = Promise<{ success: true; payload: T } | Unsuccessful>
+export type ConnectAnswer<T> = Promise<{ success: true; payload: T } | Unsuccessful>
 
 /** The two Cardano calls of Trezor Connect Desk makes, as Connect answers them. */
 export interface TrezorCardano {

@@ -1,0 +1,104 @@
+/**
+ * Trezor Connect as the engine sets it up, through its own BridgeTransport to a Trezor Bridge double on
+ * 127.0.0.1 and, behind it, a Model T double speaking Trezor's protobuf messages: the account key read, and the
+ * states a device can be in before it signs. Every request leaving the machine is refused, so Connect is shown
+ * to work offline (its firmware release data comes from the copy it bundles).
+ */
+import TrezorConnect, { DEVICE } from '@trezor/connect'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { bytesToHex } from '../../../src/core/bytes'
+import { TrezorConnection } from '../../../src/engine/hardware/trezor-connect'
+import { readTrezorAccount } from '../../../src/engine/hardware/trezor-device'
+import { CAROL_ACCOUNT } from './support'
+import { BridgeDouble } from './trezor-double/bridge'
+import { TrezorModelT } from './trezor-double/firmware'
+
+let bridge: BridgeDouble
+let connection: TrezorConnection
+const outside: string[] = []
+const realFetch = globalThis.fetch
+
+beforeAll(async () => {
+  globalThis.fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input)
+    if (new URL(url).hostname === '127.0.0.1') return realFetch(input, init)
+    outside.push(url)
+    throw new TypeError('fetch failed: this test refuses requests leaving the machine')
+  }
+  bridge = await BridgeDouble.start()
+  connection = new TrezorConnection([bridge.transport()])
+})
+afterAll(async () => {
+  await connection.dispose()
+  await bridge.close()
+  globalThis.fetch = realFetch
+})
+
+/** Does `change` at the USB port, then waits until Connect has told it (a person plugs in, then clicks). */
+const connectSees = (event: typeof DEVICE.CONNECT | typeof DEVICE.DISCONNECT, change: () => void) =>
+  new Promise<void>((resolve) => {
+    const seen = () => {
+      TrezorConnect.off(event, seen)
+      resolve()
+    }
+    TrezorConnect.on(event, seen)
+    change()
+  })
+
+const session = async () => ({ connect: await connection.open(), timeoutMs: 60_000 })
+
+const failure = async (work: Promise<unknown>) => {
+  const e = await work.then(
+    () => undefined,
+    (error: unknown) => error
+  )
+  if (!(e instanceof Error)) throw new Error('expected a failure')
+  return e as Error & { code: string }
+}
+
+describe('Trezor Connect through Bridge', () => {
+  it('reads the account key: Initialize (Cardano derivation), the session address, CardanoGetPublicKey', async () => {
+    bridge.plug(new TrezorModelT())
+    const key = await readTrezorAccount(await session(), 0)
+    expect(bytesToHex(key)).toBe(bytesToHex(CAROL_ACCOUNT.xvk))
+    expect(bridge.received).toEqual(expect.arrayContaining(['GetFeatures', 'Initialize', 'CardanoGetPublicKey']))
+    expect(bridge.received.at(-1)).toBe('CardanoGetPublicKey')
+  })
+
+  it('needs no network: the release data it tried to fetch was refused, and it checked firmware 2.9.1 offline', () => {
+    expect(outside).toEqual(['https://data.trezor.io/firmware/config/releases.v1.json'])
+  })
+
+  it('no device behind Bridge: HardwareWalletNotFound, without waiting for one', async () => {
+    await connectSees(DEVICE.DISCONNECT, () => bridge.unplug())
+    const e = await failure(readTrezorAccount(await session(), 0))
+    expect(e.code).toBe('HardwareWalletNotFound')
+    expect(e.message).toContain('No Trezor was found')
+  })
+
+  it('locked: the PIN, asked on the device at the first call needing the seed and cancelled there, is HardwareWalletLocked', async () => {
+    await connectSees(DEVICE.CONNECT, () => bridge.plug(new TrezorModelT({ locked: true })))
+    const e = await failure(readTrezorAccount(await session(), 0))
+    expect(e.code).toBe('HardwareWalletLocked')
+    expect(bridge.received.slice(-2)).toEqual(['GetAddress', 'ButtonAck'])
+  })
+
+  it('another account than the device double holds: the device’s refusal, as Trezor said it', async () => {
+    await connectSees(DEVICE.CONNECT, () => bridge.plug(new TrezorModelT()))
+    const e = await failure(readTrezorAccount(await session(), 1))
+    expect(e).toMatchObject({ code: 'HardwareWalletFailed', message: 'Trezor answered: this double holds account 0 only' })
+  })
+})
+
+describe("Connect's own transports on this machine", () => {
+  it('no Trezor Bridge and no Trezor on USB (the real node-usb): HardwareWalletNotFound', async () => {
+    await connection.dispose()
+    const usb = new TrezorConnection()
+    try {
+      const e = await failure(readTrezorAccount({ connect: await usb.open(), timeoutMs: 60_000 }, 0))
+      expect(e.code).toBe('HardwareWalletNotFound')
+    } finally {
+      await usb.dispose()
+    }
+  })
+})

@@ -1,0 +1,213 @@
+/**
+ * Trezor Bridge (trezord) as Trezor Connect's BridgeTransport speaks to it, on 127.0.0.1: `POST /` (version),
+ * `/enumerate`, `/listen` (answers when the devices or their sessions change), `/acquire/{path}/{previous}`,
+ * `/release/{session}`, `/call/{session}` with each message in the bridge framing (2-byte type, 4-byte length,
+ * protobuf) as hex. Messages are encoded and decoded with Trezor's own protobuf definitions
+ * (@trezor/protobuf's messages.json). Behind it one USB slot, empty or holding a device double.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { decodeMessage, encodeMessage, parseConfigure } from '@trezor/protobuf'
+import messagesJson from '@trezor/protobuf/messages.json'
+import { BridgeTransport } from '@trezor/transport'
+
+/** A message as Trezor's protobuf decoding gives it: bytes as hex, enums by name, 64-bit numbers as strings. */
+export type Message = Record<string, unknown>
+
+export interface Reply {
+  readonly type: string
+  readonly message: Message
+}
+
+/** What stands behind the USB port: a device answering one message at a time. */
+export interface DeviceDouble {
+  answer(type: string, message: Message): Reply
+}
+
+/** The device was pulled out while Bridge waited for its answer. */
+export class Unplugged extends Error {}
+
+const messages = parseConfigure(messagesJson)
+const HEADER = 6
+
+/** A message in the bridge framing, as hex. */
+function encode(reply: Reply): string {
+  const encoded = encodeMessage(messages, reply.type, reply.message)
+  const out = Buffer.alloc(HEADER + encoded.message.length)
+  out.writeUInt16BE(encoded.messageType, 0)
+  out.writeUInt32BE(encoded.message.length, 2)
+  encoded.message.copy(out, HEADER)
+  return out.toString('hex')
+}
+
+interface Descriptor {
+  readonly path: string
+  readonly session: string | null
+  readonly sessionOwner: string | undefined
+  readonly product: number
+  readonly vendor: number
+  readonly debug: boolean
+  readonly debugSession: null
+}
+
+export class BridgeDouble {
+  /** Every message the device received, by type, in order. */
+  readonly received: string[] = []
+  private device: DeviceDouble | undefined
+  /** The port's path; each device plugged in gets a new one, as USB enumeration gives. */
+  private path = 0
+  private session: string | null = null
+  /** The transport instance holding the session (Connect tells its own sessions from another app's by it). */
+  private owner: string | undefined
+  private sessions = 0
+  private listeners: (() => void)[] = []
+  /** Answers to messages written with `/post`, for `/read`. */
+  private readonly outbox: Reply[] = []
+  private readonly server: Server
+
+  private constructor() {
+    this.server = createServer((req, res) => void this.route(req, res))
+  }
+
+  static async start(): Promise<BridgeDouble> {
+    const bridge = new BridgeDouble()
+    await new Promise<void>((resolve) => bridge.server.listen(0, '127.0.0.1', resolve))
+    return bridge
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port
+  }
+
+  /** Connect's own BridgeTransport, pointed at this double instead of trezord's port. */
+  transport(): typeof BridgeTransport {
+    const port = this.port
+    return class extends BridgeTransport {
+      constructor(params: ConstructorParameters<typeof BridgeTransport>[0]) {
+        super({ ...params, port })
+      }
+    }
+  }
+
+  plug(device: DeviceDouble): void {
+    this.device = device
+    this.path += 1
+    this.session = null
+    this.changed()
+  }
+
+  unplug(): void {
+    this.device = undefined
+    this.session = null
+    this.changed()
+  }
+
+  async close(): Promise<void> {
+    this.changed()
+    this.server.closeAllConnections()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private descriptors(): Descriptor[] {
+    if (this.device === undefined) return []
+    return [
+      {
+        path: String(this.path),
+        session: this.session,
+        sessionOwner: this.owner,
+        product: 0x53c1, vendor: 0x1209, debug: false,
+        debugSession: null
+      }
+    ]
+  }
+
+  private changed(): void {
+    const waiting = this.listeners
+    this.listeners = []
+    for (const wake of waiting) wake()
+  }
+
+  private decode(hex: string) {
+    const bytes = Buffer.from(hex, 'hex')
+    const asked = decodeMessage(messages, bytes.readUInt16BE(0), bytes.subarray(HEADER))
+    this.received.push(asked.type)
+    return asked
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks).toString('utf8')
+    const [, endpoint = '', ...params] = (req.url ?? '/').split('?')[0]!.split('/')
+    const json = (status: number, value: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(value))
+    }
+    const fail = (error: string) => json(400, { error })
+    if (process.env.BRIDGE_DEBUG) console.log("BRIDGE", req.url, body.slice(0, 120), "session", this.session)
+    switch (endpoint) {
+      case '':
+        return json(200, { version: '2.0.33' })
+      case 'enumerate':
+        return json(200, this.descriptors())
+      case 'listen': {
+        const known = body
+        const current = JSON.stringify(this.descriptors().map(({ path, session }) => ({ path, session })))
+        const asked = JSON.stringify(
+          (JSON.parse(known || '[]') as Descriptor[]).map(({ path, session }) => ({ path, session }))
+        )
+        if (current === asked) await new Promise<void>((resolve) => this.listeners.push(resolve))
+        return json(200, this.descriptors())
+      }
+      case 'acquire': {
+        const [path, previous] = params
+        if (this.device === undefined || path !== String(this.path)) return fail('device not found')
+        if ((previous === 'null' ? null : previous) !== this.session) return fail('wrong previous session')
+        this.sessions += 1
+        this.session = String(this.sessions)
+        this.owner = (JSON.parse(body || '{}') as { sessionOwner?: string }).sessionOwner
+        this.changed()
+        return json(200, { session: this.session })
+      }
+      case 'release':
+        if (params[0] !== this.session) return fail('session not found')
+        this.session = null
+        this.changed()
+        return json(200, { session: params[0] })
+      case 'post': {
+        if (this.device === undefined) return fail('device disconnected during action')
+        if (params[0] !== this.session) return fail('session not found')
+        const asked = this.decode(body)
+        this.outbox.push(this.device.answer(asked.type, asked.message as Message))
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end('')
+        return
+      }
+      case 'read': {
+        if (params[0] !== this.session) return fail('session not found')
+        const reply = this.outbox.shift()
+        if (reply === undefined) return fail('this double has no answer waiting to be read')
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.end(encode(reply))
+        return
+      }
+      case 'call': {
+        if (this.device === undefined) return fail('device disconnected during action')
+        if (params[0] !== this.session) return fail('session not found')
+        const asked = this.decode(body)
+        try {
+          const reply = this.device.answer(asked.type, asked.message as Message)
+          res.writeHead(200, { 'content-type': 'text/plain' })
+          res.end(encode(reply))
+        } catch (e) {
+          if (!(e instanceof Unplugged)) throw e
+          this.unplug()
+          fail('device disconnected during action')
+        }
+        return
+      }
+      default:
+        return json(404, { error: `no such endpoint ${endpoint}` })
+    }
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * A Trezor Model T on firmware 2.9.1 (the release Connect bundles, so Connect checks it offline), holding
+ * carol's account as its seed: Initialize/GetFeatures → Features, CardanoGetPublicKey → CardanoPublicKey, and
+ * the Cardano signing exchange (CardanoSignTxInit, one CardanoTxItemAck per item, the witness requests, the
+ * body hash). Like the firmware, it rebuilds the body's CBOR from the items it is sent and signs the hash of
+ * what it rebuilt, so a signature verifies only if the items reproduce Desk's exact body.
+ */
+import releaseJson from '@trezor/connect-common/files/firmware/t2t1/universal/t2t1-2.9.1-universal.json'
+import { bytesToHex } from '../../../../src/core/bytes'
+import { childPublicKey } from '../../../../src/engine/keys/derivation'
+import { CAROL_ACCOUNT, softwareSignatures } from '../support'
+import { Unplugged, type DeviceDouble, type Message, type Reply } from './bridge'
+import { ProcessError, TxBodyRebuild } from './tx-body'
+
+const HARDENED = 0x80000000
+const ACCOUNT_PATH = [HARDENED + 1852, HARDENED + 1815, HARDENED]
+const ROLES = ['payment', 'change', 'stake'] as const
+const STATE_PATH = [HARDENED + 44, HARDENED + 1, HARDENED, 0, 0]
+
+/** What the person holding the device does, and what becomes of the device, at a given message. */
+export interface DeviceScript {
+  /** The device asks for its PIN (on its own screen) and the person cancels it. */
+  readonly locked?: boolean
+  /** The person presses "cancel" when the device shows this message's item. */
+  readonly rejectAt?: string
+  /** The cable is pulled when this message arrives. */
+  readonly unplugAt?: string
+}
+
+const failure = (code: string, message: string): Reply => ({ type: 'Failure', message: { code, message } })
+const ack: Reply = { type: 'CardanoTxItemAck', message: {} }
+
+export class TrezorModelT implements DeviceDouble {
+  /** The bodies rebuilt from the items received, as CBOR hex, one per signing. */
+  readonly rebuilt: string[] = []
+  private signing: TxBodyRebuild | undefined
+  /** The rebuilt body's hash once the witness requests began, and whether the host was told it. */
+  private bodyHash: string | undefined
+  private hashSent = false
+  private pinAsked = false
+
+  constructor(private readonly script: DeviceScript = {}) {}
+
+  answer(type: string, message: Message): Reply {
+    try {
+      return this.step(type, message)
+    } catch (e) {
+      if (!(e instanceof ProcessError)) throw e
+      this.signing = undefined
+      return failure('Failure_ProcessError', e.message)
+    }
+  }
+
+  private step(type: string, message: Message): Reply {
+    if (type === this.script.unplugAt) throw new Unplugged()
+    if (type === this.script.rejectAt) {
+      this.signing = undefined
+      return failure('Failure_ActionCancelled', 'Cancelled')
+    }
+    switch (type) {
+      case 'Cancel':
+        this.signing = undefined
+        this.pinAsked = false
+        return failure('Failure_ActionCancelled', 'Cancelled')
+      case 'Initialize':
+      case 'GetFeatures':
+        return { type: 'Features', message: this.features() }
+      case 'ButtonAck':
+        if (!this.pinAsked) return failure('Failure_UnexpectedMessage', 'Unexpected message')
+        this.pinAsked = false
+        return failure('Failure_PinCancelled', 'PIN entry cancelled')
+      case 'GetAddress':
+        return this.stateAddress(message)
+      case 'CardanoGetPublicKey':
+        return this.publicKey(message)
+      case 'CardanoSignTxInit':
+        if (this.script.locked) return this.askPin()
+        this.signing = new TxBodyRebuild(message)
+        this.bodyHash = undefined
+        this.hashSent = false
+        return ack
+      case 'CardanoTxWitnessRequest':
+        return this.witness(message)
+      case 'CardanoTxHostAck':
+        return this.hostAck()
+      default:
+        if (this.signing === undefined) return failure('Failure_UnexpectedMessage', 'Unexpected message')
+        return this.signing.item(type, message) ?? ack
+    }
+  }
+
+  private askPin(): Reply {
+    this.pinAsked = true
+    return { type: 'ButtonRequest', message: { code: 'ButtonRequest_PinEntry' } }
+  }
+
+  private features(): Message {
+    return {
+      vendor: 'trezor.io',
+      major_version: 2,
+      minor_version: 9,
+      patch_version: 1,
+      device_id: 'DESKTESTDOUBLE01',
+      pin_protection: this.script.locked === true,
+      passphrase_protection: false,
+      language: 'en-US',
+      label: 'Desk double',
+      initialized: true,
+      revision: releaseJson.firmware_revision,
+      unlocked: this.script.locked !== true,
+      backup_availability: 'NotAvailable',
+      model: 'T',
+      internal_model: 'T2T1',
+      capabilities: [
+        'Capability_Bitcoin',
+        'Capability_Bitcoin_like',
+        'Capability_Cardano',
+        'Capability_Crypto',
+        'Capability_Shamir',
+        'Capability_ShamirGroups',
+        'Capability_PassphraseEntry'
+      ],
+      session_id: '11'.repeat(32),
+      safety_checks: 'Strict',
+      busy: false,
+      language_version_matches: true
+    }
+  }
+
+  /**
+   * Connect names a device's session by the seed's first Bitcoin testnet address (m/44'/1'/0'/0/0) and uses it
+   * for nothing else; this double has no Bitcoin app, so one fixed testnet address stands for it.
+   */
+  private stateAddress(message: Message): Reply {
+    if (this.script.locked) return this.askPin()
+    if (message.coin_name !== 'Testnet' || JSON.stringify(message.address_n) !== JSON.stringify(STATE_PATH))
+      return failure('Failure_DataError', 'this double has no Bitcoin app')
+    return { type: 'Address', message: { address: 'mkDeskDoub1eStateAddressXXXXXXXXXX' } }
+  }
+
+  private publicKey(message: Message): Reply {
+    if (this.script.locked) return this.askPin()
+    const path = message.address_n as number[]
+    if (JSON.stringify(path) !== JSON.stringify(ACCOUNT_PATH))
+      return failure('Failure_DataError', 'this double holds account 0 only')
+    const key = CAROL_ACCOUNT.xvk
+    return {
+      type: 'CardanoPublicKey',
+      message: {
+        xpub: bytesToHex(key),
+        node: {
+          depth: 3,
+          fingerprint: 0,
+          child_num: HARDENED,
+          public_key: bytesToHex(key.subarray(0, 32)),
+          chain_code: bytesToHex(key.subarray(32, 64))
+        }
+      }
+    }
+  }
+
+  private witness(message: Message): Reply {
+    const signing = this.signing
+    if (signing === undefined) return failure('Failure_UnexpectedMessage', 'Unexpected message')
+    if (this.bodyHash === undefined) {
+      const body = signing.finish()
+      this.rebuilt.push(bytesToHex(body.cbor))
+      this.bodyHash = body.hash
+    }
+    const path = message.path as number[]
+    const [signature] = softwareSignatures(this.bodyHash, [path])
+    const role = ROLES[path[3]!]!
+    return {
+      type: 'CardanoTxWitnessResponse',
+      message: {
+        type: 'SHELLEY_WITNESS',
+        pub_key: bytesToHex(childPublicKey(CAROL_ACCOUNT.xvk, role, path[4]!, false)),
+        signature: signature!.signatureHex
+      }
+    }
+  }
+
+  private hostAck(): Reply {
+    if (this.signing === undefined) return failure('Failure_UnexpectedMessage', 'Unexpected message')
+    if (this.signing.expectsHostAck()) return ack
+    if (this.bodyHash === undefined) throw new ProcessError('no witness was requested')
+    if (!this.hashSent) {
+      this.hashSent = true
+      return { type: 'CardanoTxBodyHash', message: { tx_hash: this.bodyHash } }
+    }
+    this.signing = undefined
+    return { type: 'CardanoSignTxFinished', message: {} }
+  }
+}
