@@ -32,9 +32,18 @@ const STATES: Readonly<Record<string, DeviceState>> = {
   Device_Disconnected: 'unplugged'
 }
 
+/**
+ * Transport failures Connect passes on as their text with no code of their own: Trezor Bridge's and
+ * @trezor/transport's words for a device gone mid-call.
+ */
+const TRANSPORT_STATES: Readonly<Record<string, DeviceState>> = {
+  'device disconnected during action': 'unplugged',
+  'device not found': 'no-device'
+}
+
 /** A failed Connect call (`{ success: false, payload }`) as a device state, or as itself when none fits. */
 export function trezorStateError(failure: { readonly error: string; readonly code?: string }): EngineError {
-  const state = failure.code === undefined ? undefined : STATES[failure.code]
+  const state = (failure.code === undefined ? undefined : STATES[failure.code]) ?? TRANSPORT_STATES[failure.error]
   if (state === 'wrong-app')
     return deviceStateError(state, 'trezor', `its firmware has no Cardano support: ${failure.error}`)
   if (state === 'app-too-old')
