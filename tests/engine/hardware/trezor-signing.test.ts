@@ -149,11 +149,12 @@ describe('a signing that ends on the device', () => {
   }
 
   it('rejected at the final confirmation: HardwareWalletRejected, nothing signed', async () => {
-    await plug({ rejectAt: 'CardanoTxWitnessRequest' })
+    await plug({ reject: true })
     const planned = await plan(lastBuilt!)
     if (planned.device.vendor !== 'trezor') throw new Error('a Trezor plan')
     const e = await failure(signWithTrezor(await session(), planned.device.request, CAROL_ACCOUNT))
     expect(e.code).toBe('HardwareWalletRejected')
+    expect(bridge.received.at(-1)).toBe('CardanoTxReferenceInput')
   })
 
   it('unplugged while the outputs are sent: HardwareWalletDisconnected', async () => {

@@ -21,8 +21,8 @@ const STATE_PATH = [HARDENED + 44, HARDENED + 1, HARDENED, 0, 0]
 export interface DeviceScript {
   /** The device asks for its PIN (on its own screen) and the person cancels it. */
   readonly locked?: boolean
-  /** The person presses "cancel" when the device shows this message's item. */
-  readonly rejectAt?: string
+  /** The person presses "cancel" on the final confirmation, shown once the last item of the body came. */
+  readonly reject?: boolean
   /** The cable is pulled when this message arrives. */
   readonly unplugAt?: string
 }
@@ -53,10 +53,6 @@ export class TrezorModelT implements DeviceDouble {
 
   private step(type: string, message: Message): Reply {
     if (type === this.script.unplugAt) throw new Unplugged()
-    if (type === this.script.rejectAt) {
-      this.signing = undefined
-      return failure('Failure_ActionCancelled', 'Cancelled')
-    }
     switch (type) {
       case 'Cancel':
         this.signing = undefined
@@ -84,9 +80,23 @@ export class TrezorModelT implements DeviceDouble {
       case 'CardanoTxHostAck':
         return this.hostAck()
       default:
-        if (this.signing === undefined) return failure('Failure_UnexpectedMessage', 'Unexpected message')
-        return this.signing.item(type, message) ?? ack
+        return this.item(type, message)
     }
+  }
+
+  /**
+   * A body item. The firmware acknowledges the last one only after the final confirmation, so a "cancel" there
+   * is the answer to that item.
+   */
+  private item(type: string, message: Message): Reply {
+    const signing = this.signing
+    if (signing === undefined) return failure('Failure_UnexpectedMessage', 'Unexpected message')
+    const reply = signing.item(type, message) ?? ack
+    if (this.script.reject && signing.missing().length === 0) {
+      this.signing = undefined
+      return failure('Failure_ActionCancelled', 'Action cancelled by user')
+    }
+    return reply
   }
 
   private askPin(): Reply {

@@ -196,8 +196,8 @@ export class TxBodyRebuild {
     throw new ProcessError(`unexpected ${type}`)
   }
 
-  /** The body's CBOR and its hash, once every announced item came. */
-  finish(): { readonly cbor: Uint8Array; readonly hash: string } {
+  /** What the init message announced and has not come yet; none once the body is whole. */
+  missing(): string[] {
     const init = this.init
     const counted: [string, number, unknown][] = [
       ['inputs', this.inputs.length, init.inputs_count],
@@ -207,12 +207,30 @@ export class TxBodyRebuild {
       ['required signers', this.signers.length, init.required_signers_count],
       ['reference inputs', this.references.length, init.reference_inputs_count]
     ]
-    for (const [what, got, announced] of counted) {
-      if (got !== Number(announced)) throw new ProcessError(`${what}: ${got} sent, ${String(announced)} announced`)
-    }
-    if ((this.auxHash !== undefined) !== init.has_auxiliary_data) throw new ProcessError('auxiliary data not sent')
-    if ((this.collateralReturn !== undefined) !== init.has_collateral_return)
-      throw new ProcessError('collateral return not sent')
+    const missing = counted
+      .filter(([, got, announced]) => got !== Number(announced))
+      .map(([what, got, announced]) => `${what}: ${got} sent, ${String(announced)} announced`)
+    if ((this.auxHash !== undefined) !== init.has_auxiliary_data) missing.push('auxiliary data')
+    if ((this.collateralReturn !== undefined) !== init.has_collateral_return) missing.push('collateral return')
+    if (this.hostAckDue) missing.push('the host ack of the auxiliary data')
+    if (this.mintGroupsLeft > 0 || (this.mint.at(-1)?.tokensLeft ?? 0) > 0) missing.push('mint')
+    const open = this.open
+    if (
+      open !== undefined &&
+      (open.groupsLeft > 0 ||
+        (open.groups.at(-1)?.tokensLeft ?? 0) > 0 ||
+        open.datum.length / 2 < Number(open.message.inline_datum_size ?? 0) ||
+        open.script.length / 2 < Number(open.message.reference_script_size ?? 0))
+    )
+      missing.push('the parts of an output')
+    return missing
+  }
+
+  /** The body's CBOR and its hash, once every announced item came. */
+  finish(): { readonly cbor: Uint8Array; readonly hash: string } {
+    const init = this.init
+    const missing = this.missing()
+    if (missing.length > 0) throw new ProcessError(`the body is not whole: ${missing.join(', ')}`)
     const set = (items: readonly Uint8Array[]) => (init.tag_cbor_sets ? tag(SET_TAG, array(items)) : array(items))
     const network = Number(init.network_id)
     const entries: [number, Uint8Array][] = [
