@@ -1,24 +1,24 @@
 /**
  * Hardware wallets through the desk's wire: added by reading the account key from the device (Ledger through
  * the transport mocker replaying the Cardano app's documented exchanges; the real node-hid finds no device on
- * this machine), the steps the device will show, and a reviewed build signed on the device (a Trezor Connect
- * double that signs what it was asked at the requested paths; a Ledger Cardano-app double at the transport that
- * rebuilds the body from the APDUs and signs its own hash), verified, spliced and submitted; and every device
+ * this machine; a Trezor through Trezor Connect as the engine sets it up, its BridgeTransport talking to a Bridge
+ * double on 127.0.0.1 with a Model T double behind it), the steps the device will show, and a reviewed build
+ * signed on the device (the Model T double, and a Ledger Cardano-app double at the transport, each rebuild the
+ * body from what they are sent and sign their own hash), verified, spliced and submitted; and every device
  * refusal as the desk's typed error with the engine's message, nothing submitted.
  */
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker'
-import { PROTO } from '@trezor/connect/lib/constants'
-import type { CardanoSignTransaction } from '@trezor/connect/lib/types/api/cardano'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PreparedTx, WalletSummary } from '../../../src/api/contract'
 import { sandboxWallet } from '../../../src/chain/sandbox'
 import { bytesToHex } from '../../../src/core/bytes'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import type { HardwareDevices } from '../../../src/engine/desk/device-calls'
-import type { TrezorCardano } from '../../../src/engine/hardware'
-import { childPublicKey } from '../../../src/engine/keys/derivation'
+import { TrezorConnection } from '../../../src/engine/hardware'
 import { LedgerCardanoAppDouble } from '../hardware/ledger-app-double'
-import { CAROL_ACCOUNT, CAROL_LEDGER_KEYS, carol, HOLDER_CONTRACT, softwareSignatures } from '../hardware/support'
+import { CAROL_ACCOUNT, CAROL_LEDGER_KEYS, carol, HOLDER_CONTRACT } from '../hardware/support'
+import { BridgeDouble } from '../hardware/trezor-double/bridge'
+import { TrezorModelT } from '../hardware/trezor-double/firmware'
 import { deskHarness, PASSWORD, type DeskHarness } from './support'
 
 /** doc/ins_get_app_version.md and doc/ins_get_public_keys.md (m/1852'/1815'/0'), as the engine's Ledger test. */
@@ -27,59 +27,30 @@ const VERSION_7_1 = '070100009000'
 const GET_ACCOUNT_KEY = 'd71000000d03' + '8000073c' + '80000717' + '80000000'
 const PAYMENT_PATH = "m/1852'/1815'/0'/0/0"
 
-type Signer = (params: CardanoSignTransaction) => ReturnType<TrezorCardano['cardanoSignTransaction']>
-
-/** Trezor Connect's Cardano calls, answering as `sign` says; records what it was asked. */
-function trezorConnect(sign: Signer) {
-  const asked: CardanoSignTransaction[] = []
-  let cancelled = 0
-  const connect: TrezorCardano = {
-    cardanoGetPublicKey: async () => ({
-      success: true,
-      payload: { publicKey: bytesToHex(CAROL_ACCOUNT.xvk) } as never
-    }),
-    cardanoSignTransaction: (params) => {
-      asked.push(params)
-      return sign(params)
-    },
-    cancel: () => {
-      cancelled += 1
-    }
-  }
-  return { connect, asked, cancelled: () => cancelled }
-}
-
-/** A device that signs the body `txId` names, by the account's keys, at each path it was asked to. */
-const signsBody =
-  (txId: () => string): Signer =>
-  async (params) => {
-    const paths = (params.additionalWitnessRequests ?? []).filter((p): p is number[] => Array.isArray(p))
-    const witnesses = softwareSignatures(txId(), paths).map((s) => ({
-      type: PROTO.CardanoTxWitnessType.SHELLEY_WITNESS,
-      pubKey: bytesToHex(childPublicKey(CAROL_ACCOUNT.xvk, 'payment', s.path[4]!, false)),
-      signature: s.signatureHex
-    }))
-    return { success: true, payload: { hash: txId(), witnesses } }
-  }
-
 let h: DeskHarness
-let devices: { ledger: () => Promise<Awaited<ReturnType<HardwareDevices['openLedger']>>>; trezor: Signer }
+let devices: { ledger: () => Promise<Awaited<ReturnType<HardwareDevices['openLedger']>>> }
 let built: PreparedTx | undefined
+let bridge: BridgeDouble
+let trezorConnect: TrezorConnection
 
 beforeAll(async () => {
-  devices = {
-    ledger: async () => openTransportReplayer(new RecordStore([])),
-    trezor: signsBody(() => built!.txId)
-  }
+  devices = { ledger: async () => openTransportReplayer(new RecordStore([])) }
+  bridge = await BridgeDouble.start()
+  bridge.plug(new TrezorModelT())
+  trezorConnect = new TrezorConnection([bridge.transport()])
   h = await deskHarness({
     hardware: {
       timeoutMs: 60_000,
       openLedger: () => devices.ledger(),
-      openTrezor: async () => trezorConnect((p) => devices.trezor(p)).connect
+      openTrezor: () => trezorConnect.open()
     }
   })
 })
-afterAll(() => h.close())
+afterAll(async () => {
+  await h.close()
+  await trezorConnect.dispose()
+  await bridge.close()
+})
 
 const replaying = (exchanges: [string, string][]) => async () => openTransportReplayer(new RecordStore(exchanges))
 
@@ -175,7 +146,7 @@ describe('signing a reviewed build on the device', () => {
   })
 
   test('a device that rebuilt another body: its signatures are refused and nothing is submitted', async () => {
-    devices.trezor = signsBody(() => 'ab'.repeat(32))
+    await bridge.plugSeen(new TrezorModelT({ untaggedSets: true }))
     const e = await h.fails(
       'tx.signWithDevice',
       { txId: built!.txId, walletId: trezor.id },
@@ -186,17 +157,14 @@ describe('signing a reviewed build on the device', () => {
   })
 
   test('rejected on the device: the engine’s message, nothing submitted', async () => {
-    devices.trezor = async () => ({
-      success: false,
-      payload: { error: 'Action cancelled by user', code: 'Failure_ActionCancelled' }
-    })
+    await bridge.plugSeen(new TrezorModelT({ reject: true }))
     const e = await h.fails('tx.signWithDevice', { txId: built!.txId, walletId: trezor.id }, 'HardwareWalletRejected')
     expect(e.message).toContain('nothing was signed or shared')
     expect((await h.ok('tx.status', { txId: built!.txId })).status).toBe('unsigned')
   })
 
   test('signed on the device, verified and spliced by the engine, then submitted', async () => {
-    devices.trezor = signsBody(() => built!.txId)
+    await bridge.plugSeen(new TrezorModelT())
     const answer = await h.ok('tx.signWithDevice', { txId: built!.txId, walletId: trezor.id })
     expect(answer).toEqual({ txId: built!.txId, status: 'submitted' })
     await h.fails('tx.signWithDevice', { txId: built!.txId, walletId: trezor.id }, 'AlreadySubmitted')

@@ -4,7 +4,6 @@
  * states a device can be in before it signs. Every request leaving the machine is refused, so Connect is shown
  * to work offline (its firmware release data comes from the copy it bundles).
  */
-import TrezorConnect, { DEVICE } from '@trezor/connect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex } from '../../../src/core/bytes'
 import { TrezorConnection } from '../../../src/engine/hardware/trezor-connect'
@@ -34,17 +33,6 @@ afterAll(async () => {
   globalThis.fetch = realFetch
 })
 
-/** Does `change` at the USB port, then waits until Connect has told it (a person plugs in, then clicks). */
-const connectSees = (event: typeof DEVICE.CONNECT | typeof DEVICE.DISCONNECT, change: () => void) =>
-  new Promise<void>((resolve) => {
-    const seen = () => {
-      TrezorConnect.off(event, seen)
-      resolve()
-    }
-    TrezorConnect.on(event, seen)
-    change()
-  })
-
 const session = async () => ({ connect: await connection.open(), timeoutMs: 60_000 })
 
 const failure = async (work: Promise<unknown>) => {
@@ -70,21 +58,21 @@ describe('Trezor Connect through Bridge', () => {
   })
 
   it('no device behind Bridge: HardwareWalletNotFound, without waiting for one', async () => {
-    await connectSees(DEVICE.DISCONNECT, () => bridge.unplug())
+    await bridge.plugSeen(undefined)
     const e = await failure(readTrezorAccount(await session(), 0))
     expect(e.code).toBe('HardwareWalletNotFound')
     expect(e.message).toContain('No Trezor was found')
   })
 
   it('locked: the PIN, asked on the device at the first call needing the seed and cancelled there, is HardwareWalletLocked', async () => {
-    await connectSees(DEVICE.CONNECT, () => bridge.plug(new TrezorModelT({ locked: true })))
+    await bridge.plugSeen(new TrezorModelT({ locked: true }))
     const e = await failure(readTrezorAccount(await session(), 0))
     expect(e.code).toBe('HardwareWalletLocked')
     expect(bridge.received.slice(-2)).toEqual(['GetAddress', 'ButtonAck'])
   })
 
   it('another account than the device double holds: the device’s refusal, as Trezor said it', async () => {
-    await connectSees(DEVICE.CONNECT, () => bridge.plug(new TrezorModelT()))
+    await bridge.plugSeen(new TrezorModelT())
     const e = await failure(readTrezorAccount(await session(), 1))
     expect(e).toMatchObject({ code: 'HardwareWalletFailed', message: 'Trezor answered: this double holds account 0 only' })
   })

@@ -5,7 +5,6 @@
  * Desk's exact body. The witnesses are verified and spliced, and the sandbox confirms each transaction. Then the
  * states a signing can end in: rejected on the device, unplugged mid-way.
  */
-import TrezorConnect, { DEVICE } from '@trezor/connect'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex } from '../../../src/core/bytes'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
@@ -41,14 +40,7 @@ async function plan(built: Built): Promise<DeviceSigningPlan> {
 /** Plugs in a device double acting as `script`, once Connect has let go of the one before. */
 async function plug(script: DeviceScript = {}): Promise<TrezorModelT> {
   const device = new TrezorModelT(script)
-  await new Promise<void>((resolve) => {
-    const seen = () => {
-      TrezorConnect.off(DEVICE.CONNECT, seen)
-      resolve()
-    }
-    TrezorConnect.on(DEVICE.CONNECT, seen)
-    bridge.plug(device)
-  })
+  await bridge.plugSeen(device)
   return device
 }
 

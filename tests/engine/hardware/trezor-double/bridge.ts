@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import TrezorConnect, { DEVICE } from '@trezor/connect'
 import { decodeMessage, encodeMessage, parseConfigure } from '@trezor/protobuf'
 import messagesJson from '@trezor/protobuf/messages.json'
 import { BridgeTransport } from '@trezor/transport'
@@ -100,6 +101,20 @@ export class BridgeDouble {
     this.device = undefined
     this.session = null
     this.changed()
+  }
+
+  /** Plugs `device` in (or pulls the device out) and waits until Connect has said so: a person plugs in, then clicks. */
+  async plugSeen(device: DeviceDouble | undefined): Promise<void> {
+    const event = device === undefined ? DEVICE.DISCONNECT : DEVICE.CONNECT
+    await new Promise<void>((resolve) => {
+      const seen = () => {
+        TrezorConnect.off(event, seen)
+        resolve()
+      }
+      TrezorConnect.on(event, seen)
+      if (device === undefined) this.unplug()
+      else this.plug(device)
+    })
   }
 
   async close(): Promise<void> {

@@ -25,6 +25,8 @@ export interface DeviceScript {
   readonly reject?: boolean
   /** The cable is pulled when this message arrives. */
   readonly unplugAt?: string
+  /** Its firmware writes sets without their 258 tag whatever the host asks: it rebuilds another body. */
+  readonly untaggedSets?: boolean
 }
 
 const failure = (code: string, message: string): Reply => ({ type: 'Failure', message: { code, message } })
@@ -71,7 +73,7 @@ export class TrezorModelT implements DeviceDouble {
         return this.publicKey(message)
       case 'CardanoSignTxInit':
         if (this.script.locked) return this.askPin()
-        this.signing = new TxBodyRebuild(message)
+        this.signing = new TxBodyRebuild(message, this.script.untaggedSets)
         this.bodyHash = undefined
         this.hashSent = false
         return ack

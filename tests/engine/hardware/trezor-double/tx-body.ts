@@ -101,7 +101,11 @@ export class TxBodyRebuild {
   private readonly references: Message[] = []
   private open: Output | undefined
 
-  constructor(private readonly init: Message) {
+  /** `untaggedSets`: a firmware that writes sets without their tag whatever the host asks (another body). */
+  constructor(
+    private readonly init: Message,
+    private readonly untaggedSets = false
+  ) {
     if (init.signing_mode !== 'PLUTUS_TRANSACTION') throw new ProcessError('this double signs Plutus transactions')
     if (int(init.certificates_count) > 0n) throw new ProcessError('this double rebuilds no certificates')
   }
@@ -231,7 +235,8 @@ export class TxBodyRebuild {
     const init = this.init
     const missing = this.missing()
     if (missing.length > 0) throw new ProcessError(`the body is not whole: ${missing.join(', ')}`)
-    const set = (items: readonly Uint8Array[]) => (init.tag_cbor_sets ? tag(SET_TAG, array(items)) : array(items))
+    const tagged = init.tag_cbor_sets === true && !this.untaggedSets
+    const set = (items: readonly Uint8Array[]) => (tagged ? tag(SET_TAG, array(items)) : array(items))
     const network = Number(init.network_id)
     const entries: [number, Uint8Array][] = [
       [0, set(this.inputs.map(input))],
