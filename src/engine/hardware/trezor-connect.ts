@@ -1,9 +1,9 @@
 /**
  * Trezor Connect in the engine's own process (Electron's main process, or `serve`): a device is reached through
  * Trezor Bridge (trezord, HTTP on 127.0.0.1) when one runs, else over USB directly (node-usb). There is no popup:
- * Desk shows what the device will show itself, so a question only a popup could answer (pick one of several
- * devices, type a PIN or passphrase on the computer) stops the call with the device state it means, and with no
- * device connected a call is not made at all (Connect would wait for one). Connect is one per process; it starts
+ * Desk shows what the device will show itself, so a question only a popup could answer (which of several
+ * devices) stops the call with the state it means, a passphrase is typed on the device, and with no device
+ * connected a call is not made at all (Connect would wait for one). Connect is one per process; it starts
  * at the first Trezor call and is disposed when Desk closes.
  */
 import TrezorConnect, {
@@ -45,13 +45,6 @@ function stopFor(event: UiEventMessage): Stop | undefined {
       return event.payload.devices.length === 0
         ? NOT_FOUND
         : { error: 'more than one Trezor is connected: keep only the one to use', code: 'Device_CallInProgress' }
-    case UI.REQUEST_PIN:
-      return { error: 'the PIN is asked on the computer, which Desk does not do', code: 'Failure_PinCancelled' }
-    case UI.REQUEST_PASSPHRASE:
-      return {
-        error: 'the passphrase is asked on the computer: enable "passphrase on device" in Trezor Suite',
-        code: 'Failure_PinCancelled'
-      }
     default:
       return undefined
   }
@@ -67,6 +60,14 @@ export class TrezorConnection {
     if (event.type === DEVICE.DISCONNECT) this.devices.delete(event.payload.path)
   }
   private readonly onUi = (event: UiEventMessage) => {
+    // Desk never holds a passphrase: the person types it on the device, which then opens that wallet.
+    if (event.type === UI.REQUEST_PASSPHRASE) {
+      TrezorConnect.uiResponse({
+        type: UI.RECEIVE_PASSPHRASE,
+        payload: { value: '', passphraseOnDevice: true, save: true }
+      })
+      return
+    }
     const stop = stopFor(event)
     if (stop === undefined) return
     this.stop = stop

@@ -71,6 +71,14 @@ describe('Trezor Connect through Bridge', () => {
     expect(bridge.received.slice(-2)).toEqual(['GetAddress', 'ButtonAck'])
   })
 
+  it('passphrase protection: Desk has the passphrase typed on the device, and reads the key of that wallet', async () => {
+    await bridge.plugSeen(new TrezorModelT({ passphrase: true }))
+    const from = bridge.received.length
+    const key = await readTrezorAccount(await session(), 0)
+    expect(bytesToHex(key)).toBe(bytesToHex(CAROL_ACCOUNT.xvk))
+    expect(bridge.received.slice(from)).toEqual(expect.arrayContaining(['GetAddress', 'PassphraseAck']))
+  })
+
   it('another account than the device double holds: the device’s refusal, as Trezor said it', async () => {
     await bridge.plugSeen(new TrezorModelT())
     const e = await failure(readTrezorAccount(await session(), 1))

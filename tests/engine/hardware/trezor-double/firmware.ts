@@ -21,6 +21,8 @@ const STATE_PATH = [HARDENED + 44, HARDENED + 1, HARDENED, 0, 0]
 export interface DeviceScript {
   /** The device asks for its PIN (on its own screen) and the person cancels it. */
   readonly locked?: boolean
+  /** Passphrase protection is on: the device asks the host how the passphrase is entered, at the first seed use. */
+  readonly passphrase?: boolean
   /** The person presses "cancel" on the final confirmation, shown once the last item of the body came. */
   readonly reject?: boolean
   /** The cable is pulled when this message arrives. */
@@ -40,6 +42,8 @@ export class TrezorModelT implements DeviceDouble {
   private bodyHash: string | undefined
   private hashSent = false
   private pinAsked = false
+  private passphraseEntered = false
+  private stateAsked: Message | undefined
 
   constructor(private readonly script: DeviceScript = {}) {}
 
@@ -68,7 +72,16 @@ export class TrezorModelT implements DeviceDouble {
         this.pinAsked = false
         return failure('Failure_PinCancelled', 'PIN entry cancelled')
       case 'GetAddress':
+        if (this.script.passphrase && !this.passphraseEntered) {
+          this.stateAsked = message
+          return { type: 'PassphraseRequest', message: {} }
+        }
         return this.stateAddress(message)
+      case 'PassphraseAck':
+        // Entered on the device's own screen, or refused: this double takes only that way.
+        if (message.on_device !== true) return failure('Failure_DataError', 'this double takes the passphrase on the device')
+        this.passphraseEntered = true
+        return this.stateAddress(this.stateAsked ?? {})
       case 'CardanoGetPublicKey':
         return this.publicKey(message)
       case 'CardanoSignTxInit':
@@ -114,7 +127,7 @@ export class TrezorModelT implements DeviceDouble {
       patch_version: 1,
       device_id: 'DESKTESTDOUBLE01',
       pin_protection: this.script.locked === true,
-      passphrase_protection: false,
+      passphrase_protection: this.script.passphrase === true,
       language: 'en-US',
       label: 'Desk double',
       initialized: true,
