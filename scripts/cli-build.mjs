@@ -16,8 +16,11 @@ import { buildSync } from 'esbuild'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** better-sqlite3 is a native addon; CSL reads its .wasm from its own folder; uplc is found by path (evaluator.ts). */
-const EXTERNALS = ['better-sqlite3', '@emurgo/*', '@blaze-cardano/uplc', '*.wasm']
+/**
+ * better-sqlite3 and usb (Trezor Connect's USB transport) are native addons; CSL reads its .wasm from its own
+ * folder; uplc is found by path (evaluator.ts).
+ */
+const EXTERNALS = ['better-sqlite3', 'usb', '@emurgo/*', '@blaze-cardano/uplc', '*.wasm']
 
 const COMMON = {
   bundle: true,

@@ -29,7 +29,7 @@ import {
   type SettingsCall,
   type StageFn
 } from '../engine/desk'
-import { TREZOR } from '../engine/hardware'
+import { closeTrezorUsb } from '../engine/hardware'
 import { installNativeCodecs } from '../engine/native-codecs'
 import { Keystore, UnlockThrottle, type KeystoreOptions } from '../engine/keys'
 import { ensurePrivateDir } from '../engine/private-dir'
@@ -188,7 +188,7 @@ export class DeskHost {
         await this.engine.opened.close()
         if (this.options.fixedChain === undefined) await this.engine.chain.close()
       })
-      await TREZOR.dispose()
+      await closeTrezorUsb()
     })
   }
 

@@ -14,7 +14,7 @@ import {
   signWithTrezor,
   spliceDeviceWitnesses,
   type DeviceSigningPlan,
-  TREZOR,
+  openTrezorUsb,
   type LedgerTransport,
   type TrezorCardano
 } from '../hardware'
@@ -40,7 +40,7 @@ const DEVICE_TIMEOUT_MS = 5 * 60_000
 export const USB_DEVICES: HardwareDevices = {
   timeoutMs: DEVICE_TIMEOUT_MS,
   openLedger: openLedgerUsb,
-  openTrezor: () => TREZOR.open()
+  openTrezor: openTrezorUsb
 }
 
 export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): HandlersOf<DeviceCall> {

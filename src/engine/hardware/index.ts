@@ -37,4 +37,4 @@ export {
   type IssuedKeystoneRequest,
   type KeystoneSignatureScan
 } from './keystone'
-export { TREZOR, TREZOR_TRANSPORTS, TrezorConnection } from './trezor-connect'
+export { closeTrezorUsb, openTrezorUsb } from './trezor-usb'
