@@ -79,6 +79,16 @@ describe('Trezor Connect through Bridge', () => {
     expect(bridge.received.slice(from)).toEqual(expect.arrayContaining(['GetAddress', 'PassphraseAck']))
   })
 
+  it('a request nobody confirms: HardwareWalletTimeout, cancelled on the device; Connect serves the next call', async () => {
+    await bridge.plugSeen(new TrezorModelT({ neverConfirms: true }))
+    const e = await failure(readTrezorAccount({ connect: await connection.open(), timeoutMs: 2_000 }, 0))
+    expect(e.code).toBe('HardwareWalletTimeout')
+    await expect.poll(() => bridge.received.at(-1)).toBe('Cancel')
+    expect(bridge.received.slice(-3)).toEqual(['CardanoGetPublicKey', 'ButtonAck', 'Cancel'])
+    await bridge.plugSeen(new TrezorModelT())
+    expect(bytesToHex(await readTrezorAccount(await session(), 0))).toBe(bytesToHex(CAROL_ACCOUNT.xvk))
+  })
+
   it('another account than the device double holds: the device’s refusal, as Trezor said it', async () => {
     await bridge.plugSeen(new TrezorModelT())
     const e = await failure(readTrezorAccount(await session(), 1))

@@ -20,9 +20,12 @@ export interface Reply {
   readonly message: Message
 }
 
-/** What stands behind the USB port: a device answering one message at a time. */
+/**
+ * What stands behind the USB port: a device answering one message at a time. An answer may wait (a person who
+ * has not pressed yet); nothing at all is the answer to a `Cancel` that ended a waiting answer.
+ */
 export interface DeviceDouble {
-  answer(type: string, message: Message): Reply
+  answer(type: string, message: Message): Reply | Promise<Reply> | undefined
 }
 
 /** The device was pulled out while Bridge waited for its answer. */
@@ -193,7 +196,8 @@ export class BridgeDouble {
         if (this.device === undefined) return fail('device disconnected during action')
         if (params[0] !== this.session) return fail('session not found')
         const asked = this.decode(body)
-        this.outbox.push(this.device.answer(asked.type, asked.message as Message))
+        const reply = await this.device.answer(asked.type, asked.message as Message)
+        if (reply !== undefined) this.outbox.push(reply)
         res.writeHead(200, { 'content-type': 'text/plain' })
         res.end('')
         return
@@ -211,7 +215,8 @@ export class BridgeDouble {
         if (params[0] !== this.session) return fail('session not found')
         const asked = this.decode(body)
         try {
-          const reply = this.device.answer(asked.type, asked.message as Message)
+          const reply = await this.device.answer(asked.type, asked.message as Message)
+          if (reply === undefined) return fail('this double had no answer')
           res.writeHead(200, { 'content-type': 'text/plain' })
           res.end(encode(reply))
         } catch (e) {

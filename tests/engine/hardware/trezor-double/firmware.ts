@@ -27,6 +27,8 @@ export interface DeviceScript {
   readonly reject?: boolean
   /** The cable is pulled when this message arrives. */
   readonly unplugAt?: string
+  /** The device shows the request and the person never answers: the call waits until the host cancels it. */
+  readonly neverConfirms?: boolean
   /** Its firmware writes sets without their 258 tag whatever the host asks: it rebuilds another body. */
   readonly untaggedSets?: boolean
 }
@@ -42,12 +44,24 @@ export class TrezorModelT implements DeviceDouble {
   private bodyHash: string | undefined
   private hashSent = false
   private pinAsked = false
+  /** The answer a person has not given yet, given by a `Cancel`. */
+  private waiting: ((reply: Reply) => void) | undefined
   private passphraseEntered = false
   private stateAsked: Message | undefined
 
   constructor(private readonly script: DeviceScript = {}) {}
 
-  answer(type: string, message: Message): Reply {
+  answer(type: string, message: Message): Reply | Promise<Reply> | undefined {
+    if (type === 'Cancel' && this.waiting !== undefined) {
+      this.waiting(failure('Failure_ActionCancelled', 'Cancelled'))
+      this.waiting = undefined
+      return undefined
+    }
+    if (type === 'ButtonAck' && this.script.neverConfirms) {
+      return new Promise<Reply>((resolve) => {
+        this.waiting = resolve
+      })
+    }
     try {
       return this.step(type, message)
     } catch (e) {
@@ -83,6 +97,7 @@ export class TrezorModelT implements DeviceDouble {
         this.passphraseEntered = true
         return this.stateAddress(this.stateAsked ?? {})
       case 'CardanoGetPublicKey':
+        if (this.script.neverConfirms) return { type: 'ButtonRequest', message: { code: 'ButtonRequest_Other' } }
         return this.publicKey(message)
       case 'CardanoSignTxInit':
         if (this.script.locked) return this.askPin()
