@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { bytesToHex } from '../../../src/core/bytes'
 import { TrezorConnection } from '../../../src/engine/hardware/trezor-connect'
 import { readTrezorAccount } from '../../../src/engine/hardware/trezor-device'
+import { failure } from '../build/support'
 import { CAROL_ACCOUNT } from './support'
 import { BridgeDouble } from './trezor-double/bridge'
 import { TrezorModelT } from './trezor-double/firmware'
@@ -35,14 +36,6 @@ afterAll(async () => {
 
 const session = async () => ({ connect: await connection.open(), timeoutMs: 60_000 })
 
-const failure = async (work: Promise<unknown>) => {
-  const e = await work.then(
-    () => undefined,
-    (error: unknown) => error
-  )
-  if (!(e instanceof Error)) throw new Error('expected a failure')
-  return e as Error & { code: string }
-}
 
 describe('Trezor Connect through Bridge', () => {
   it('reads the account key: Initialize (Cardano derivation), the session address, CardanoGetPublicKey', async () => {

@@ -12,6 +12,7 @@ import { planDeviceSigning, spliceDeviceWitnesses, type DeviceSigningPlan } from
 import { TrezorConnection } from '../../../src/engine/hardware/trezor-connect'
 import { signWithTrezor } from '../../../src/engine/hardware/trezor-device'
 import { serviceHarness, type ServiceHarness } from '../service/support'
+import { failure } from '../build/support'
 import { CAROL_ACCOUNT, carol, everyTxKind, type Built, type TxKind } from './support'
 import { BridgeDouble } from './trezor-double/bridge'
 import { TrezorModelT, type DeviceScript } from './trezor-double/firmware'
@@ -131,29 +132,37 @@ describe('the rebuild depends on what Desk sends', () => {
 })
 
 describe('a signing that ends on the device', () => {
-  const failure = async (work: Promise<unknown>) => {
-    const e = await work.then(
-      () => undefined,
-      (error: unknown) => error
-    )
-    if (!(e instanceof Error)) throw new Error('expected a failure')
-    return e as Error & { code: string }
+  const request = async () => {
+    const planned = await plan(lastBuilt!)
+    if (planned.device.vendor !== 'trezor') throw new Error('a Trezor plan')
+    return planned.device.request
   }
+
 
   it('rejected at the final confirmation: HardwareWalletRejected, nothing signed', async () => {
     await plug({ reject: true })
-    const planned = await plan(lastBuilt!)
-    if (planned.device.vendor !== 'trezor') throw new Error('a Trezor plan')
-    const e = await failure(signWithTrezor(await session(), planned.device.request, CAROL_ACCOUNT))
+    const e = await failure(signWithTrezor(await session(), await request(), CAROL_ACCOUNT))
     expect(e.code).toBe('HardwareWalletRejected')
     expect(bridge.received.at(-1)).toBe('CardanoTxReferenceInput')
   })
 
+  it('firmware 2.5.3, older than Plutus signing needs: HardwareWalletAppTooOld, before anything is sent', async () => {
+    await plug({ firmware: '2.5.3' })
+    const from = bridge.received.length
+    const e = await failure(signWithTrezor(await session(), await request(), CAROL_ACCOUNT))
+    expect(e.code).toBe('HardwareWalletAppTooOld')
+    expect(bridge.received.slice(from)).not.toContain('CardanoSignTxInit')
+  })
+
+  it('the Bitcoin-only firmware (no Cardano app): HardwareWalletWrongApp', async () => {
+    await plug({ bitcoinOnly: true })
+    const e = await failure(signWithTrezor(await session(), await request(), CAROL_ACCOUNT))
+    expect(e.code).toBe('HardwareWalletWrongApp')
+  })
+
   it('unplugged while the outputs are sent: HardwareWalletDisconnected', async () => {
     await plug({ unplugAt: 'CardanoTxOutput' })
-    const planned = await plan(lastBuilt!)
-    if (planned.device.vendor !== 'trezor') throw new Error('a Trezor plan')
-    const e = await failure(signWithTrezor(await session(), planned.device.request, CAROL_ACCOUNT))
+    const e = await failure(signWithTrezor(await session(), await request(), CAROL_ACCOUNT))
     expect(e.code).toBe('HardwareWalletDisconnected')
   })
 })

@@ -1,11 +1,11 @@
 /**
- * A Trezor Model T on firmware 2.9.1 (the release Connect bundles, so Connect checks it offline), holding
+ * A Trezor Model T on firmware 2.9.1 unless told otherwise (releases Connect bundles, so it checks them offline), holding
  * carol's account as its seed: Initialize/GetFeatures → Features, CardanoGetPublicKey → CardanoPublicKey, and
  * the Cardano signing exchange (CardanoSignTxInit, one CardanoTxItemAck per item, the witness requests, the
  * body hash). Like the firmware, it rebuilds the body's CBOR from the items it is sent and signs the hash of
  * what it rebuilt, so a signature verifies only if the items reproduce Desk's exact body.
  */
-import releaseJson from '@trezor/connect-common/files/firmware/t2t1/universal/t2t1-2.9.1-universal.json'
+import { createRequire } from 'node:module'
 import { bytesToHex } from '../../../../src/core/bytes'
 import { childPublicKey } from '../../../../src/engine/keys/derivation'
 import { CAROL_ACCOUNT, softwareSignatures } from '../support'
@@ -17,8 +17,22 @@ const ACCOUNT_PATH = [HARDENED + 1852, HARDENED + 1815, HARDENED]
 const ROLES = ['payment', 'change', 'stake'] as const
 const STATE_PATH = [HARDENED + 44, HARDENED + 1, HARDENED, 0, 0]
 
+const require = createRequire(import.meta.url)
+
+/** The commit a release was built from, as Connect's bundled release data names it (Features.revision). */
+function revision(version: string, bitcoinOnly: boolean): string {
+  const kind = bitcoinOnly ? 'bitcoinonly' : 'universal'
+  const release = require(`@trezor/connect-common/files/firmware/t2t1/${kind}/t2t1-${version}-${kind}.json`) as {
+    firmware_revision: string
+  }
+  return release.firmware_revision
+}
+
 /** What the person holding the device does, and what becomes of the device, at a given message. */
 export interface DeviceScript {
+  /** Its firmware release (2.9.1 unless named), and whether it is the Bitcoin-only build (no Cardano app). */
+  readonly firmware?: string
+  readonly bitcoinOnly?: boolean
   /** The device asks for its PIN (on its own screen) and the person cancels it. */
   readonly locked?: boolean
   /** Passphrase protection is on: the device asks the host how the passphrase is entered, at the first seed use. */
@@ -135,31 +149,35 @@ export class TrezorModelT implements DeviceDouble {
   }
 
   private features(): Message {
+    const version = this.script.firmware ?? '2.9.1'
+    const [major, minor, patch] = version.split('.').map(Number)
     return {
       vendor: 'trezor.io',
-      major_version: 2,
-      minor_version: 9,
-      patch_version: 1,
+      major_version: major,
+      minor_version: minor,
+      patch_version: patch,
       device_id: 'DESKTESTDOUBLE01',
       pin_protection: this.script.locked === true,
       passphrase_protection: this.script.passphrase === true,
       language: 'en-US',
       label: 'Desk double',
       initialized: true,
-      revision: releaseJson.firmware_revision,
+      revision: revision(version, this.script.bitcoinOnly === true),
       unlocked: this.script.locked !== true,
       backup_availability: 'NotAvailable',
       model: 'T',
       internal_model: 'T2T1',
-      capabilities: [
-        'Capability_Bitcoin',
-        'Capability_Bitcoin_like',
-        'Capability_Cardano',
-        'Capability_Crypto',
-        'Capability_Shamir',
-        'Capability_ShamirGroups',
-        'Capability_PassphraseEntry'
-      ],
+      capabilities: this.script.bitcoinOnly
+        ? ['Capability_Bitcoin', 'Capability_Crypto', 'Capability_PassphraseEntry']
+        : [
+            'Capability_Bitcoin',
+            'Capability_Bitcoin_like',
+            'Capability_Cardano',
+            'Capability_Crypto',
+            'Capability_Shamir',
+            'Capability_ShamirGroups',
+            'Capability_PassphraseEntry'
+          ],
       session_id: '11'.repeat(32),
       safety_checks: 'Strict',
       busy: false,
