@@ -82,6 +82,18 @@ describe('Trezor Connect through Bridge', () => {
     expect(bytesToHex(await readTrezorAccount(await session(), 0))).toBe(bytesToHex(CAROL_ACCOUNT.xvk))
   })
 
+  it('two Trezors connected: the call stops asking to keep only one, instead of waiting for a choice', async () => {
+    await bridge.plugSeen(new TrezorModelT())
+    await bridge.plugSeen(new TrezorModelT(), true)
+    const e = await failure(readTrezorAccount(await session(), 0))
+    expect(e).toMatchObject({
+      code: 'HardwareWalletFailed',
+      message: 'Trezor answered: more than one Trezor is connected: keep only the one to use'
+    })
+    await bridge.plugSeen(new TrezorModelT())
+    expect(bytesToHex(await readTrezorAccount(await session(), 0))).toBe(bytesToHex(CAROL_ACCOUNT.xvk))
+  })
+
   it('another account than the device double holds: the device’s refusal, as Trezor said it', async () => {
     await bridge.plugSeen(new TrezorModelT())
     const e = await failure(readTrezorAccount(await session(), 1))

@@ -54,19 +54,25 @@ interface Descriptor {
   readonly debugSession: null
 }
 
-export class BridgeDouble {
-  /** Every message the device received, by type, in order. */
-  readonly received: string[] = []
-  private device: DeviceDouble | undefined
-  /** The port's path; each device plugged in gets a new one, as USB enumeration gives. */
-  private path = 0
-  private session: string | null = null
+/** One USB port with a device in it. */
+interface Port {
+  readonly path: string
+  readonly device: DeviceDouble
+  session: string | null
   /** The transport instance holding the session (Connect tells its own sessions from another app's by it). */
-  private owner: string | undefined
+  owner: string | undefined
+  /** Answers to messages written with `/post`, for `/read`. */
+  readonly outbox: Reply[]
+}
+
+export class BridgeDouble {
+  /** Every message the devices received, by type, in order. */
+  readonly received: string[] = []
+  private ports: Port[] = []
+  /** Each device plugged in gets a new path, as USB enumeration gives. */
+  private paths = 0
   private sessions = 0
   private listeners: (() => void)[] = []
-  /** Answers to messages written with `/post`, for `/read`. */
-  private readonly outbox: Reply[] = []
   private readonly server: Server
 
   private constructor() {
@@ -93,21 +99,29 @@ export class BridgeDouble {
     }
   }
 
+  /** `device` in place of whatever was plugged in. */
   plug(device: DeviceDouble): void {
-    this.device = device
-    this.path += 1
-    this.session = null
+    this.ports = []
+    this.plugAnother(device)
+  }
+
+  /** `device` beside those plugged in. */
+  plugAnother(device: DeviceDouble): void {
+    this.paths += 1
+    this.ports.push({ path: String(this.paths), device, session: null, owner: undefined, outbox: [] })
     this.changed()
   }
 
   unplug(): void {
-    this.device = undefined
-    this.session = null
+    this.ports = []
     this.changed()
   }
 
-  /** Plugs `device` in (or pulls the device out) and waits until Connect has said so: a person plugs in, then clicks. */
-  async plugSeen(device: DeviceDouble | undefined): Promise<void> {
+  /**
+   * Plugs `device` in (in place of the others, or `beside` them), or pulls every device out, and waits until
+   * Connect has said so: a person plugs in, then clicks.
+   */
+  async plugSeen(device: DeviceDouble | undefined, beside = false): Promise<void> {
     const event = device === undefined ? DEVICE.DISCONNECT : DEVICE.CONNECT
     await new Promise<void>((resolve) => {
       const seen = () => {
@@ -116,6 +130,7 @@ export class BridgeDouble {
       }
       TrezorConnect.on(event, seen)
       if (device === undefined) this.unplug()
+      else if (beside) this.plugAnother(device)
       else this.plug(device)
     })
   }
@@ -127,16 +142,15 @@ export class BridgeDouble {
   }
 
   private descriptors(): Descriptor[] {
-    if (this.device === undefined) return []
-    return [
-      {
-        path: String(this.path),
-        session: this.session,
-        sessionOwner: this.owner,
-        product: 0x53c1, vendor: 0x1209, debug: false,
-        debugSession: null
-      }
-    ]
+    return this.ports.map((p) => ({
+      path: p.path,
+      session: p.session,
+      sessionOwner: p.owner,
+      product: 0x53c1,
+      vendor: 0x1209,
+      debug: false,
+      debugSession: null
+    }))
   }
 
   private changed(): void {
@@ -162,69 +176,63 @@ export class BridgeDouble {
       res.end(JSON.stringify(value))
     }
     const fail = (error: string) => json(400, { error })
-    if (process.env.BRIDGE_DEBUG) console.log("BRIDGE", req.url, body.slice(0, 120), "session", this.session)
+    const ok = (hex: string) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.end(hex)
+    }
     switch (endpoint) {
       case '':
         return json(200, { version: '2.0.33' })
       case 'enumerate':
         return json(200, this.descriptors())
       case 'listen': {
-        const known = body
-        const current = JSON.stringify(this.descriptors().map(({ path, session }) => ({ path, session })))
-        const asked = JSON.stringify(
-          (JSON.parse(known || '[]') as Descriptor[]).map(({ path, session }) => ({ path, session }))
-        )
-        if (current === asked) await new Promise<void>((resolve) => this.listeners.push(resolve))
+        const shape = (list: readonly Descriptor[]) => JSON.stringify(list.map(({ path, session }) => ({ path, session })))
+        if (shape(this.descriptors()) === shape(JSON.parse(body || '[]') as Descriptor[]))
+          await new Promise<void>((resolve) => this.listeners.push(resolve))
         return json(200, this.descriptors())
       }
       case 'acquire': {
         const [path, previous] = params
-        if (this.device === undefined || path !== String(this.path)) return fail('device not found')
-        if ((previous === 'null' ? null : previous) !== this.session) return fail('wrong previous session')
+        const port = this.ports.find((p) => p.path === path)
+        if (port === undefined) return fail('device not found')
+        if ((previous === 'null' ? null : previous) !== port.session) return fail('wrong previous session')
         this.sessions += 1
-        this.session = String(this.sessions)
-        this.owner = (JSON.parse(body || '{}') as { sessionOwner?: string }).sessionOwner
+        port.session = String(this.sessions)
+        port.owner = (JSON.parse(body || '{}') as { sessionOwner?: string }).sessionOwner
         this.changed()
-        return json(200, { session: this.session })
+        return json(200, { session: port.session })
       }
+    }
+    const port = this.ports.find((p) => p.session === params[0])
+    if (port === undefined) return fail('session not found')
+    switch (endpoint) {
       case 'release':
-        if (params[0] !== this.session) return fail('session not found')
-        this.session = null
+        port.session = null
         this.changed()
         return json(200, { session: params[0] })
       case 'post': {
-        if (this.device === undefined) return fail('device disconnected during action')
-        if (params[0] !== this.session) return fail('session not found')
         const asked = this.decode(body)
-        const reply = await this.device.answer(asked.type, asked.message as Message)
-        if (reply !== undefined) this.outbox.push(reply)
-        res.writeHead(200, { 'content-type': 'text/plain' })
-        res.end('')
-        return
+        const reply = await port.device.answer(asked.type, asked.message as Message)
+        if (reply !== undefined) port.outbox.push(reply)
+        return ok('')
       }
       case 'read': {
-        if (params[0] !== this.session) return fail('session not found')
-        const reply = this.outbox.shift()
+        const reply = port.outbox.shift()
         if (reply === undefined) return fail('this double has no answer waiting to be read')
-        res.writeHead(200, { 'content-type': 'text/plain' })
-        res.end(encode(reply))
-        return
+        return ok(encode(reply))
       }
       case 'call': {
-        if (this.device === undefined) return fail('device disconnected during action')
-        if (params[0] !== this.session) return fail('session not found')
         const asked = this.decode(body)
         try {
-          const reply = await this.device.answer(asked.type, asked.message as Message)
+          const reply = await port.device.answer(asked.type, asked.message as Message)
           if (reply === undefined) return fail('this double had no answer')
-          res.writeHead(200, { 'content-type': 'text/plain' })
-          res.end(encode(reply))
+          return ok(encode(reply))
         } catch (e) {
           if (!(e instanceof Unplugged)) throw e
-          this.unplug()
-          fail('device disconnected during action')
+          this.ports = this.ports.filter((p) => p !== port)
+          this.changed()
+          return fail('device disconnected during action')
         }
-        return
       }
       default:
         return json(404, { error: `no such endpoint ${endpoint}` })
