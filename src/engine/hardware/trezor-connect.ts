@@ -18,7 +18,7 @@ import TrezorConnect, {
 import type { ConnectAnswer, TrezorCardano } from './trezor-device'
 
 /** Connect's own transports for Node, in the order tried: Bridge (ports 21328 and 21325), then node-usb. */
-export const TREZOR_TRANSPORTS: NonNullable<ConnectSettingsPublic['transports']> = [
+const TREZOR_TRANSPORTS: NonNullable<ConnectSettingsPublic['transports']> = [
   'BridgeTransport',
   'NodeUsbTransport'
 ]
