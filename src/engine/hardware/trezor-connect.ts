@@ -23,11 +23,14 @@ const TREZOR_TRANSPORTS: NonNullable<ConnectSettingsPublic['transports']> = [
   'NodeUsbTransport'
 ]
 
-/** Who is asking, as Connect requires of every app; Trezor shows it nowhere on the device. */
+/**
+ * Who is asking, as Connect requires of every app (Trezor shows it nowhere on the device). Desk has no contact
+ * address of its own yet, so none is claimed: the host part says it is local.
+ */
 const MANIFEST = {
   appName: 'Marlowe Desk',
   appUrl: 'https://github.com/input-output-hk/marlowe-cardano',
-  email: 'marlowe-desk@iohk.io'
+  email: 'marlowe-desk@localhost'
 }
 
 /** The failure a Connect call ends with when Desk stopped it, in Connect's and the device's codes. */
