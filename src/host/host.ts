@@ -26,6 +26,7 @@ import {
   saveSettings,
   type DeskHandlers,
   type HandlersOf,
+  type HardwareDevices,
   type SettingsCall,
   type StageFn
 } from '../engine/desk'
@@ -55,6 +56,8 @@ export interface DeskHostOptions {
   readonly chainTuning?: ChainTuning
   readonly testTuning?: ChainTuning
   readonly now?: () => number
+  /** How hardware wallets are reached; default: USB (and Trezor Bridge). */
+  readonly hardware?: HardwareDevices
 }
 
 /** The engine as it runs now. */
@@ -285,7 +288,8 @@ export class DeskHost {
       version: this.options.version,
       settings: this.settingsCalls,
       progress: this.progress,
-      ...(this.options.now === undefined ? {} : { now: this.options.now })
+      ...(this.options.now === undefined ? {} : { now: this.options.now }),
+      ...(this.options.hardware === undefined ? {} : { hardware: this.options.hardware })
     })
     return { chain, node, opened, keystore, desk }
   }

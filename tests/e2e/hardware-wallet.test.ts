@@ -2,15 +2,21 @@
  * The hardware wallet screens in Chromium, on the real engine in this process: no device is plugged into this
  * machine, so adding a Ledger answers the engine's no-device message (the real node-hid looked), and a review
  * for a hardware wallet (carol's account key, as a device would have returned it) shows what the Ledger will
- * show step by step, and signing on it says no device was found, with Try again. Screenshots in
- * out/e2e-screenshots/hardware-*.
+ * show step by step, and signing on it says no device was found, with Try again. Then a Trezor, through Trezor
+ * Connect as the engine sets it up and a Bridge double with a Model T double behind it (which rebuilds the body
+ * from Connect's messages and signs what it rebuilt): added from the Hardware wallet tab, a build for it signed on
+ * the device from the Sign panel, confirmed. Screenshots in out/e2e-screenshots/hardware-*.
  */
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { SandboxProvider } from '../../src/chain/sandbox'
 import { stringifyContract } from '../../src/core/marlowe/json'
+import { openLedgerUsb } from '../../src/engine/hardware'
+import { TrezorConnection } from '../../src/engine/hardware/trezor-connect'
 import { Keystore } from '../../src/engine/keys'
-import { CAROL_ACCOUNT } from '../engine/hardware/support'
+import { CAROL_ACCOUNT, carol, HOLDER_CONTRACT } from '../engine/hardware/support'
+import { BridgeDouble } from '../engine/hardware/trezor-double/bridge'
+import { TrezorModelT } from '../engine/hardware/trezor-double/firmware'
 import { SCREENSHOT_DIR, STEP_TIMEOUT_MS, screenshots, startUiHost, suiteChromium, waitForText } from './support'
 
 const chromium = suiteChromium()
@@ -74,4 +80,55 @@ describe('hardware wallets in the browser, with no device on this machine', () =
       await sandbox.close()
     }
   }, 180_000)
+
+  test('a Trezor through Trezor Connect: added from the Hardware wallet tab, a build signed on it, confirmed', async () => {
+    const bridge = await BridgeDouble.start()
+    bridge.plug(new TrezorModelT())
+    const trezor = new TrezorConnection([bridge.transport()])
+    const browser = chromium()
+    const sandbox = SandboxProvider.open()
+    const server = await startUiHost(
+      { provider: sandbox, network: 'sandbox', close: async () => undefined },
+      { timeoutMs: 60_000, openLedger: openLedgerUsb, openTrezor: () => trezor.open() }
+    )
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    context.setDefaultTimeout(STEP_TIMEOUT_MS)
+    const page = await context.newPage()
+    const shot = screenshots(page, SCREENSHOT_DIR, 'hardware-trezor')
+    const byId = (id: string) => page.getByTestId(id)
+    try {
+      await page.goto(await server.nextLink())
+      await byId('first-run').waitFor()
+      await byId('tab-hardware').click()
+      await byId('hardware-trezor').check()
+      await shot('add')
+      await byId('hardware-add').click()
+      await waitForText(byId('wallet-picker'), 'Trezor account 0')
+      const [wallet] = await server.host.desk['wallets.list']({})
+      expect(wallet).toMatchObject({ kind: 'hardware', vendor: 'trezor', address: carol.address })
+
+      await server.host.desk['contracts.create']({
+        walletId: wallet!.id,
+        contractJson: stringifyContract(HOLDER_CONTRACT),
+        roles: [{ role: 'Holder', address: carol.address }],
+        tags: ['desk.e2e']
+      })
+      await page.reload()
+      await byId('nav-contracts').click()
+      await byId('draft-resume').click()
+      await byId('device-steps').waitFor()
+      expect(await byId('device-step').first().textContent()).toContain('Start signing a Plutus transaction')
+      await shot('steps')
+      await byId('device-sign-submit').click()
+      await byId('tx-confirmed').waitFor({ timeout: 120_000 })
+      await shot('confirmed')
+      expect(bridge.received).toContain('CardanoTxWitnessRequest')
+    } finally {
+      await context.close()
+      await server.stop()
+      await trezor.dispose()
+      await bridge.close()
+      await sandbox.close()
+    }
+  }, 240_000)
 })

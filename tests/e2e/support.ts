@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import type { OpenedChain } from '../../src/chain/open'
+import type { HardwareDevices } from '../../src/engine/desk'
 import { DeskHost } from '../../src/host/host'
 import { createServer, listen } from '../../src/server/app'
 import { UiSessions } from '../../src/server/ui-sessions'
@@ -171,11 +172,13 @@ export async function startUiServer(): Promise<UiServer> {
  * API and the page on 127.0.0.1, with a fresh data directory.
  */
 export async function startUiHost(
-  chain: OpenedChain
+  chain: OpenedChain,
+  hardware?: HardwareDevices
 ): Promise<PageServer & { readonly host: DeskHost; readonly dataDir: string }> {
   const data = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-host-'))
   let port = 0
   const host = await DeskHost.open({
+    ...(hardware === undefined ? {} : { hardware }),
     dataDir: data,
     version,
     fixedChain: { chain, node: {}, reason: 'the end-to-end test chose the chain' },

@@ -3,6 +3,7 @@
  * a host (src/host) needs to run it: the settings file, progress, and the desk's failures.
  */
 export { createDesk, type CreateDeskOptions } from './desk'
+export type { HardwareDevices } from './device-calls'
 export type { BuildStore } from './context'
 export { handleDeskCall, isDeskCall, type DispatchOptions } from './dispatch'
 export { deskFailure, knownErrorBody } from './errors'
