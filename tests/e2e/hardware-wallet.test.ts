@@ -21,19 +21,27 @@ import { SCREENSHOT_DIR, STEP_TIMEOUT_MS, screenshots, startUiHost, suiteChromiu
 
 const chromium = suiteChromium()
 
-describe('hardware wallets in the browser, with no device on this machine', () => {
+/** A page of `server` at 1280 px, its screenshots named `prefix`-*. */
+async function openPage(server: Awaited<ReturnType<typeof startUiHost>>, prefix: string) {
+  const context = await chromium().newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+  context.setDefaultTimeout(STEP_TIMEOUT_MS)
+  const page = await context.newPage()
+  await page.goto(await server.nextLink())
+  await page.getByTestId('first-run').waitFor()
+  return {
+    context,
+    page,
+    shot: screenshots(page, SCREENSHOT_DIR, prefix),
+    byId: (id: string) => page.getByTestId(id)
+  }
+}
+
+describe('hardware wallets in the browser', () => {
   test('adding a Ledger says no device was found; a build shows the Ledger’s steps, and signing says the same', async () => {
-    const browser = chromium()
     const sandbox = SandboxProvider.open({ clockTickMs: false })
     const server = await startUiHost({ provider: sandbox, network: 'sandbox', close: async () => undefined })
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
-    context.setDefaultTimeout(STEP_TIMEOUT_MS)
-    const page = await context.newPage()
-    const shot = screenshots(page, SCREENSHOT_DIR, 'hardware')
-    const byId = (id: string) => page.getByTestId(id)
+    const { context, page, shot, byId } = await openPage(server, 'hardware')
     try {
-      await page.goto(await server.nextLink())
-      await byId('first-run').waitFor()
       await byId('tab-hardware').click()
       await byId('hardware-add').click()
       await waitForText(
@@ -85,20 +93,13 @@ describe('hardware wallets in the browser, with no device on this machine', () =
     const bridge = await BridgeDouble.start()
     bridge.plug(new TrezorModelT())
     const trezor = new TrezorConnection([bridge.transport()])
-    const browser = chromium()
     const sandbox = SandboxProvider.open()
     const server = await startUiHost(
       { provider: sandbox, network: 'sandbox', close: async () => undefined },
       { timeoutMs: 60_000, openLedger: openLedgerUsb, openTrezor: () => trezor.open() }
     )
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
-    context.setDefaultTimeout(STEP_TIMEOUT_MS)
-    const page = await context.newPage()
-    const shot = screenshots(page, SCREENSHOT_DIR, 'hardware-trezor')
-    const byId = (id: string) => page.getByTestId(id)
+    const { context, page, shot, byId } = await openPage(server, 'hardware-trezor')
     try {
-      await page.goto(await server.nextLink())
-      await byId('first-run').waitFor()
       await byId('tab-hardware').click()
       await byId('hardware-trezor').check()
       await shot('add')
