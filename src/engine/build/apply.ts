@@ -17,7 +17,6 @@ import { ValueTooLargeError } from '../../core/marlowe/limits'
 import { merkleizeInputs } from '../../core/marlowe/merkle'
 import { computeTransaction } from '../../core/marlowe/semantics'
 import type { MarloweData, Party, TimeInterval, TransactionSuccess } from '../../core/marlowe/types'
-import { withCsl } from '../../csl'
 import { simulateOffThread } from '../worker'
 import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, computeTransactionFailed, engineFailure, evaluating, roleTokenNotFound } from './build-errors'
@@ -70,7 +69,7 @@ function continuation(
   }
   const bytes = encodeMarloweData(datum)
   const shape = { address: loaded.utxo.address, value, datumHash: datumHash(bytes) }
-  const needed = withCsl((scope) => requiredLovelace(scope, ctx.pp, shape))
+  const needed = requiredLovelace(ctx.pp, shape)
   if (needed > value.lovelace) {
     throw engineFailure(
       'BadRequest',
@@ -83,14 +82,12 @@ function continuation(
 }
 
 function merkleizedContinuationOutputs(ctx: BuildContext, address: string, inputs: ApplyRequest['inputs']) {
-  return withCsl((scope) =>
-    inputs.flatMap((i): PlannedOutput[] => {
-      if (i.merkleized === undefined) return []
-      const datum = encodePlutusData(contractToPlutusData(i.merkleized.continuation))
-      const value = withMinLovelace(scope, ctx.pp, { address, value: ZERO, datumHash: datumHash(datum) })
-      return [{ address, value, datum }]
-    })
-  )
+  return inputs.flatMap((i): PlannedOutput[] => {
+    if (i.merkleized === undefined) return []
+    const datum = encodePlutusData(contractToPlutusData(i.merkleized.continuation))
+    const value = withMinLovelace(ctx.pp, { address, value: ZERO, datumHash: datumHash(datum) })
+    return [{ address, value, datum }]
+  })
 }
 
 function metadataOf(request: ApplyRequest) {

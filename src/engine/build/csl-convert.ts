@@ -10,13 +10,17 @@ import { assetList, type AssetQuantity } from './values'
 const MAX_U64 = 2n ** 64n - 1n
 
 /** Ledger quantities are 64-bit: a larger one (an amount plus a deposit, say) is the request's fault. */
-export function bigNum(scope: CslScope, n: bigint | number): CSL.BigNum {
+export function checkLedgerQuantity(n: bigint | number): void {
   if (BigInt(n) > MAX_U64 || BigInt(n) < 0n) {
     throw engineFailure('BadRequest', 'BalancingError', `The amount ${n} does not fit the ledger's 64-bit quantities`, {
       tag: 'BalancingError',
       msg: `quantity out of range: ${n}`
     })
   }
+}
+
+export function bigNum(scope: CslScope, n: bigint | number): CSL.BigNum {
+  checkLedgerQuantity(n)
   return scope.own(CSL.BigNum.from_str(String(n)))
 }
 

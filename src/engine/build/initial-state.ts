@@ -7,7 +7,6 @@ import { bech32 } from '@scure/base'
 import type { ProtocolParameters } from '../../chain/provider'
 import { bytesToHex, utf8Encode } from '../../core/bytes'
 import { ADA, type AccountKey, type Party, type State, type Token } from '../../core/marlowe/types'
-import { withCsl } from '../../csl'
 import { minAdaBound } from './min-utxo'
 import type { InitialAccount } from './types'
 import { sumValues, tokenValue, withLovelace } from './values'
@@ -55,7 +54,7 @@ export function creatorDeposit(
     ...(threadToken === undefined ? [] : [tokenValue(threadToken, 1n)])
   ])
   const lovelace = minAda > SAFE_LOVELACE ? minAda : SAFE_LOVELACE
-  const bound = withCsl((scope) => minAdaBound(scope, pp, withLovelace(tokens, lovelace))) ?? FALLBACK_LOVELACE
+  const bound = minAdaBound(pp, withLovelace(tokens, lovelace)) ?? FALLBACK_LOVELACE
   return bound > lovelace ? bound : lovelace
 }
 

@@ -5,7 +5,6 @@
  */
 import type { ProtocolParameters, Utxo } from '../../chain/provider'
 import type { Value } from '../../core/cardano/value'
-import { withCsl } from '../../csl'
 import { coinSelectionFailed } from './build-errors'
 import { requiredLovelace } from './min-utxo'
 import { runsScripts, type TxPlan } from './plan'
@@ -43,7 +42,7 @@ function mintedValue(plan: TxPlan): Value {
 
 /** Lovelace an output to `address` holding `value`'s tokens needs. */
 function minLovelace(pp: ProtocolParameters, address: string, value: Value): bigint {
-  return withCsl((scope) => requiredLovelace(scope, pp, { address, value: { lovelace: 0n, assets: value.assets } }))
+  return requiredLovelace(pp, { address, value: { lovelace: 0n, assets: value.assets } })
 }
 
 /**

@@ -6,10 +6,10 @@ import type { ProtocolParameters } from '../../chain/provider'
 import type { Value } from '../../core/cardano/value'
 import { datumHash } from '../../core/marlowe/plutus/hash'
 import type { Contract, State } from '../../core/marlowe/types'
-import { CSL, withCsl, type CslScope } from '../../csl'
 import { contractTokens } from '../../core/marlowe/analysis'
-import { cslAddress, cslValue } from './csl-convert'
-import { addValues, sumValues, tokenValue, withLovelace } from './values'
+import { outputSize, type OutputShape } from '../../core/cardano/output-size'
+import { checkLedgerQuantity } from './csl-convert'
+import { addValues, assetList, sumValues, tokenValue, withLovelace } from './values'
 
 /** The output shape the bound assumes: a script address with a script stake credential, and a datum hash. */
 const WORST_ADDRESS =
@@ -19,28 +19,25 @@ const WORST_DATUM_HASH = datumHash(new Uint8Array([0x40]))
 const BIG = 2n ** 63n
 const LEDGER_OVERHEAD = 160n
 
-export interface OutputShape {
-  readonly address: string
-  readonly value: Value
-  readonly datumHash?: string
-}
+export type { OutputShape }
 
-function outputBytes(scope: CslScope, shape: OutputShape): number {
-  const out = scope.own(CSL.TransactionOutput.new(cslAddress(scope, shape.address), cslValue(scope, shape.value)))
-  if (shape.datumHash !== undefined) out.set_data_hash(scope.own(CSL.DataHash.from_hex(shape.datumHash)))
-  return out.to_bytes().length
+/** The output's size as CSL would write it (core outputSize), its quantities checked as CSL would check them. */
+function outputBytes(shape: OutputShape): number {
+  checkLedgerQuantity(shape.value.lovelace)
+  for (const q of assetList(shape.value)) checkLedgerQuantity(q.quantity)
+  return outputSize(shape)
 }
 
 /** Min-UTxO of the output exactly as given (its own lovelace included in the size). */
-function minUtxoAsIs(scope: CslScope, pp: ProtocolParameters, shape: OutputShape): bigint {
-  return (LEDGER_OVERHEAD + BigInt(outputBytes(scope, shape))) * pp.coinsPerUtxoByte
+function minUtxoAsIs(pp: ProtocolParameters, shape: OutputShape): bigint {
+  return (LEDGER_OVERHEAD + BigInt(outputBytes(shape))) * pp.coinsPerUtxoByte
 }
 
 /** The lovelace an output needs: its own if enough, else the least amount that satisfies the ledger. */
-export function requiredLovelace(scope: CslScope, pp: ProtocolParameters, shape: OutputShape): bigint {
+export function requiredLovelace(pp: ProtocolParameters, shape: OutputShape): bigint {
   let lovelace = shape.value.lovelace
   for (let i = 0; i < 5; i += 1) {
-    const min = minUtxoAsIs(scope, pp, { ...shape, value: withLovelace(shape.value, lovelace) })
+    const min = minUtxoAsIs(pp, { ...shape, value: withLovelace(shape.value, lovelace) })
     if (min <= lovelace) return lovelace
     lovelace = min
   }
@@ -48,15 +45,15 @@ export function requiredLovelace(scope: CslScope, pp: ProtocolParameters, shape:
 }
 
 /** Raises an output's lovelace to its minimum. */
-export function withMinLovelace(scope: CslScope, pp: ProtocolParameters, shape: OutputShape): Value {
-  return withLovelace(shape.value, requiredLovelace(scope, pp, shape))
+export function withMinLovelace(pp: ProtocolParameters, shape: OutputShape): Value {
+  return withLovelace(shape.value, requiredLovelace(pp, shape))
 }
 
 /** Runtime's `minAdaBound`: the min-UTxO of a Marlowe-shaped output holding `value`. */
-export function minAdaBound(scope: CslScope, pp: ProtocolParameters, value: Value): bigint | undefined {
+export function minAdaBound(pp: ProtocolParameters, value: Value): bigint | undefined {
   let lovelace = value.lovelace
   for (let counter = 5; counter > 0; counter -= 1) {
-    const min = minUtxoAsIs(scope, pp, {
+    const min = minUtxoAsIs(pp, {
       address: WORST_ADDRESS,
       value: withLovelace(value, lovelace),
       datumHash: WORST_DATUM_HASH
@@ -76,5 +73,5 @@ export function minAdaUpperBound(pp: ProtocolParameters, state: State, contract:
     sumValues(contractTokens(contract).map((t) => tokenValue(t, BIG))),
     sumValues(state.accounts.map(([key, amount]) => tokenValue(key.token, amount)))
   )
-  return withCsl((scope) => minAdaBound(scope, pp, worst))
+  return minAdaBound(pp, worst)
 }

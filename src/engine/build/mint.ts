@@ -4,7 +4,6 @@
  * (role-token-policy/) by the seed and the exact tokens, and mint them all with Runtime's unit redeemer.
  */
 import type { Utxo } from '../../chain/provider'
-import { withCsl } from '../../csl'
 import { engineFailure } from './build-errors'
 import type { BuildContext } from './context'
 import { SAFE_LOVELACE } from './initial-state'
@@ -23,7 +22,7 @@ function seedEstimate(ctx: BuildContext, tokens: ReadonlyMap<string, bigint>): b
     { lovelace: SAFE_LOVELACE, assets: {} },
     ...[...tokens].map(([name, q]) => tokenValue({ currencySymbol: dummyPolicy, tokenName: name }, q))
   ])
-  const bound = withCsl((scope) => minAdaBound(scope, ctx.pp, value))
+  const bound = minAdaBound(ctx.pp, value)
   return bound !== undefined && bound > SAFE_LOVELACE ? bound : SAFE_LOVELACE
 }
 

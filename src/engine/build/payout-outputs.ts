@@ -3,7 +3,6 @@ import type { MarloweDeployment } from '../../chain/deployments'
 import { datumHash } from '../../core/marlowe/plutus/hash'
 import { encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
 import type { TransactionSuccess } from '../../core/marlowe/types'
-import { withCsl } from '../../csl'
 import type { BuildContext } from './context'
 import { withMinLovelace } from './min-utxo'
 import type { PlannedOutput } from './plan'
@@ -18,19 +17,17 @@ export function payoutOutputs(
   out: TransactionSuccess
 ): { readonly output: PlannedOutput; readonly role?: string }[] {
   const payoutAddress = scriptAddress(ctx.mainnet, scripts.payout.hash)
-  return withCsl((scope) =>
-    payoutsByParty(out.payments).map((p): { output: PlannedOutput; role?: string } => {
-      if (p.party.type === 'Address') {
-        const address = p.party.address
-        return { output: { address, value: withMinLovelace(scope, ctx.pp, { address, value: p.value }) } }
-      }
-      const datum = encodePayoutDatum({ rolesCurrency, role: p.party.role })
-      const value = withMinLovelace(scope, ctx.pp, {
-        address: payoutAddress,
-        value: p.value,
-        datumHash: datumHash(datum)
-      })
-      return { output: { address: payoutAddress, value, datum }, role: p.party.role }
+  return payoutsByParty(out.payments).map((p): { output: PlannedOutput; role?: string } => {
+    if (p.party.type === 'Address') {
+      const address = p.party.address
+      return { output: { address, value: withMinLovelace(ctx.pp, { address, value: p.value }) } }
+    }
+    const datum = encodePayoutDatum({ rolesCurrency, role: p.party.role })
+    const value = withMinLovelace(ctx.pp, {
+      address: payoutAddress,
+      value: p.value,
+      datumHash: datumHash(datum)
     })
-  )
+    return { output: { address: payoutAddress, value, datum }, role: p.party.role }
+  })
 }

@@ -7,7 +7,6 @@ import type { ProtocolParameters } from '../../chain/provider'
 import { utf8Encode } from '../../core/bytes'
 import { encodePlutusData } from '../../core/marlowe/plutus/data'
 import { datumHash } from '../../core/marlowe/plutus/hash'
-import { withCsl } from '../../csl'
 import { badRequest } from './build-errors'
 import type { RoleTokenMetadata } from './metadata'
 import { withMinLovelace } from './min-utxo'
@@ -104,13 +103,10 @@ export function distributionOutputs(
   openRoleAddress: string
 ): PlannedOutput[] {
   const threadDatum = encodePlutusData(utf8Encode(roles.threadTokenName ?? '') ?? new Uint8Array())
-  return withCsl((scope) =>
-    roles.distribution.map((d) => {
-      const token = tokenValue({ currencySymbol: rolesCurrency, tokenName: d.role }, d.quantity)
-      if (d.to !== 'OpenRole')
-        return { address: d.to, value: withMinLovelace(scope, pp, { address: d.to, value: token }) }
-      const shape = { address: openRoleAddress, value: token, datumHash: datumHash(threadDatum) }
-      return { address: openRoleAddress, value: withMinLovelace(scope, pp, shape), datum: threadDatum }
-    })
-  )
+  return roles.distribution.map((d) => {
+    const token = tokenValue({ currencySymbol: rolesCurrency, tokenName: d.role }, d.quantity)
+    if (d.to !== 'OpenRole') return { address: d.to, value: withMinLovelace(pp, { address: d.to, value: token }) }
+    const shape = { address: openRoleAddress, value: token, datumHash: datumHash(threadDatum) }
+    return { address: openRoleAddress, value: withMinLovelace(pp, shape), datum: threadDatum }
+  })
 }

@@ -36,7 +36,6 @@ import type {
   TransactionInput,
   TransactionSuccess
 } from '../../core/marlowe/types'
-import { withCsl } from '../../csl'
 import { requiredLovelace } from './min-utxo'
 import type { SafetyError } from './safety'
 import { payoutsByParty, stateValue } from './validator-rules'
@@ -161,7 +160,7 @@ function continuing(walk: Walk, output: TransactionSuccess): Continuing | false 
   walk.datumBytes -= bytes.length
   const value = stateValue(output.state)
   const shape = { address: walk.marloweAddress, value, datumHash: datumHash(bytes) }
-  const needed = withCsl((scope) => requiredLovelace(scope, walk.pp, shape))
+  const needed = requiredLovelace(walk.pp, shape)
   return needed > value.lovelace ? { needed, datumBytes: bytes.length } : { datumBytes: bytes.length }
 }
 

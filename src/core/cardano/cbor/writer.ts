@@ -20,6 +20,13 @@ export function encodeHead(major: number, n: bigint | number): Uint8Array {
   return out
 }
 
+/** The length of `encodeHead(_, n)`, without writing it. */
+export function headLength(n: bigint | number): number {
+  const value = BigInt(n)
+  if (value < 0n || value >= UINT64_LIMIT) throw new RangeError(`CBOR head argument ${value} is out of range`)
+  return value < 24n ? 1 : value < 0x100n ? 2 : value < 0x10000n ? 3 : value < 0x100000000n ? 5 : 9
+}
+
 /** A CBOR integer (major type 0 or 1); −2^64 ≤ n < 2^64. */
 export function encodeInt(n: bigint): Uint8Array {
   return n >= 0n ? encodeHead(MAJOR_UINT, n) : encodeHead(MAJOR_NEGINT, -1n - n)
