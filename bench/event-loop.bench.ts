@@ -10,7 +10,12 @@
  * Each against a `close` create on the same server, the stall of a trivial request; the create's stall also
  * against the same create on a sandbox evaluating its scripts on the serving thread, as before they moved to the
  * engine's worker (the CSL assembly runs on the worker in both).
+ *
+ * A stall measured by the clock grows with whatever else the machine runs: on a loaded machine a thread waits for
+ * a CPU as long as it runs. On Linux each stall is also measured in the serving thread's own CPU time (its
+ * schedstat), read at every turn of its loop: the work that held the loop, whatever the load.
  */
+import { existsSync, readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import { SandboxProvider, type SandboxOptions } from '../src/chain/sandbox'
@@ -18,6 +23,7 @@ import { parseJson, stringifyJson, type JsonObject, type JsonValue } from '../sr
 import { encodeContract, encodeInput } from '../src/core/marlowe/json/encode'
 import { ADA as ADA_TOKEN, CLOSE, type Contract, type Input, type Party } from '../src/core/marlowe/types'
 import { openService } from '../src/engine/service'
+import { installNativeCodecs } from '../src/engine/native-codecs'
 import { evaluatePlutusOffThread } from '../src/engine/worker'
 import { createServer, listen } from '../src/server/app'
 import { testWallet } from '../tests/engine/build/support'
@@ -34,9 +40,39 @@ const creator = testWallet('alice')
 export interface Stall {
   /** The longest event-loop delay while the request ran, ms. */
   readonly stallMs: number
+  /** The most CPU time the serving thread used between two turns of its event loop, ms (Linux only). */
+  readonly cpuMs?: number
   /** The slowest GET /healthcheck answered while it ran, ms. */
   readonly healthMs: number
   readonly answer: Answer
+}
+
+/** The serving thread's CPU time is read from here (the main thread's id is the process id). */
+const SCHEDSTAT = `/proc/${process.pid}/task/${process.pid}/schedstat`
+/** The serving thread reads its CPU time this often while watched, so at every turn of its loop that waited. */
+const TURN_EVERY_MS = 1
+
+/** The serving thread's CPU time so far, ms. */
+const cpuTimeMs = (): number => Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6
+
+/** The most CPU time the serving thread uses between two of its readings, until `stop`; undefined off Linux. */
+function watchCpu(): { stop(): number | undefined } {
+  if (!existsSync(SCHEDSTAT)) return { stop: () => undefined }
+  let last = cpuTimeMs()
+  let worst = 0
+  const read = (): void => {
+    const now = cpuTimeMs()
+    worst = Math.max(worst, now - last)
+    last = now
+  }
+  const timer = setInterval(read, TURN_EVERY_MS)
+  return {
+    stop() {
+      clearInterval(timer)
+      read()
+      return worst
+    }
+  }
 }
 
 /**
@@ -83,16 +119,19 @@ export async function watched(base: string, request: () => Promise<Answer>): Pro
   })
   await new Promise((resolve) => prober.once('online', resolve))
   monitor.enable()
+  const cpu = watchCpu()
   let answer: Answer
+  let cpuMs: number | undefined
   try {
     answer = await request()
   } finally {
+    cpuMs = cpu.stop()
     monitor.disable()
     prober.postMessage('stop')
   }
   const healthMs = Math.max(...(await latencies))
   await prober.terminate()
-  return { stallMs: monitor.max / 1e6, healthMs, answer }
+  return { stallMs: monitor.max / 1e6, ...(cpuMs === undefined ? {} : { cpuMs }), healthMs, answer }
 }
 
 function expectStatus(answer: Answer, status: number, what: string): Answer {
@@ -173,8 +212,9 @@ export async function eventLoopRuns(options: SandboxOptions): Promise<EventLoopR
 }
 
 export async function benchEventLoop(): Promise<void> {
-  // As `serve` runs: the sandbox's scripts on the engine's worker. The peer run evaluates them on the serving
-  // thread, as before they moved (the CSL assembly is on the worker in both).
+  // As `serve` runs: its native codecs installed, the sandbox's scripts on the engine's worker. The peer run
+  // evaluates them on the serving thread, as before they moved (the CSL assembly is on the worker in both).
+  await installNativeCodecs()
   const runs = await eventLoopRuns({ evaluate: evaluatePlutusOffThread })
   const inThread = await eventLoopRuns({})
   const row = (what: string, stall: Stall, measure: 'stallMs' | 'healthMs'): Row => ({
@@ -184,6 +224,10 @@ export async function benchEventLoop(): Promise<void> {
     peerName: 'a `close` create',
     peer: runs.trivial[measure]
   })
+  const cpuRow = (what: string, stall: Stall): Row[] =>
+    stall.cpuMs === undefined || runs.trivial.cpuMs === undefined
+      ? []
+      : [{ what, unit: 'ms', ours: stall.cpuMs, peerName: 'a `close` create', peer: runs.trivial.cpuMs }]
   printRows(`The serving thread during the heaviest builds (${HEAVY_ROLES} roles minted)`, [
     row(`heaviest create (${runs.createBytes} B): longest event-loop stall`, runs.create, 'stallMs'),
     {
@@ -193,8 +237,10 @@ export async function benchEventLoop(): Promise<void> {
       peerName: "the same, the sandbox's scripts run on the serving thread",
       peer: inThread.create.stallMs
     },
+    ...cpuRow('heaviest create: most CPU time of the serving thread between two turns of its loop', runs.create),
     row('heaviest create: slowest GET /healthcheck beside it', runs.create, 'healthMs'),
     row(`apply on its datum (${runs.applyBytes} B body): longest event-loop stall`, runs.apply, 'stallMs'),
+    ...cpuRow('apply on its datum: most CPU time of the serving thread between two turns of its loop', runs.apply),
     row('apply on its datum: slowest GET /healthcheck beside it', runs.apply, 'healthMs')
   ])
 }
