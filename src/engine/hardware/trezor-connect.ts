@@ -13,6 +13,7 @@ import TrezorConnect, {
   UI_EVENT,
   type ConnectSettingsPublic,
   type DeviceEventMessage,
+  type ERRORS,
   type UiEventMessage
 } from '@trezor/connect'
 import type { ConnectAnswer, TrezorCardano } from './trezor-device'
@@ -36,7 +37,7 @@ const MANIFEST = {
 /** The failure a Connect call ends with when Desk stopped it, in Connect's and the device's codes. */
 interface Stop {
   readonly error: string
-  readonly code: string
+  readonly code: ERRORS.ErrorCode
 }
 
 const NOT_FOUND: Stop = { error: 'no Trezor is connected', code: 'Device_NotFound' }

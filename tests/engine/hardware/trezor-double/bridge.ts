@@ -7,10 +7,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import TrezorConnect, { DEVICE } from '@trezor/connect'
+import TrezorConnect, { DEVICE, type ConnectSettingsPublic } from '@trezor/connect'
 import { decodeMessage, encodeMessage, parseConfigure } from '@trezor/protobuf'
 import messagesJson from '@trezor/protobuf/messages.json'
 import { BridgeTransport } from '@trezor/transport'
+
+/** One transport as Connect's settings take it. */
+type ConnectTransport = NonNullable<ConnectSettingsPublic['transports']>[number]
 
 /** A message as Trezor's protobuf decoding gives it: bytes as hex, enums by name, 64-bit numbers as strings. */
 export type Message = Record<string, unknown>
@@ -89,14 +92,17 @@ export class BridgeDouble {
     return (this.server.address() as AddressInfo).port
   }
 
-  /** Connect's own BridgeTransport, pointed at this double instead of trezord's port. */
-  transport(): typeof BridgeTransport {
+  /**
+   * Connect's own BridgeTransport, pointed at this double instead of trezord's port. Cast because under
+   * exactOptionalPropertyTypes the library's declared init() result does not fit its own settings type.
+   */
+  transport(): ConnectTransport {
     const port = this.port
     return class extends BridgeTransport {
       constructor(params: ConstructorParameters<typeof BridgeTransport>[0]) {
         super({ ...params, port })
       }
-    }
+    } as unknown as ConnectTransport
   }
 
   /** `device` in place of whatever was plugged in. */
