@@ -19,10 +19,7 @@ import TrezorConnect, {
 import type { ConnectAnswer, TrezorCardano } from './trezor-device'
 
 /** Connect's own transports for Node, in the order tried: Bridge (ports 21328 and 21325), then node-usb. */
-const TREZOR_TRANSPORTS: NonNullable<ConnectSettingsPublic['transports']> = [
-  'BridgeTransport',
-  'NodeUsbTransport'
-]
+const TREZOR_TRANSPORTS: NonNullable<ConnectSettingsPublic['transports']> = ['BridgeTransport', 'NodeUsbTransport']
 
 /**
  * Who is asking, as Connect requires of every app (Trezor shows it nowhere on the device). Desk has no contact

@@ -36,7 +36,6 @@ afterAll(async () => {
 
 const session = async () => ({ connect: await connection.open(), timeoutMs: 60_000 })
 
-
 describe('Trezor Connect through Bridge', () => {
   it('reads the account key: Initialize (Cardano derivation), the session address, CardanoGetPublicKey', async () => {
     bridge.plug(new TrezorModelT())
@@ -97,7 +96,10 @@ describe('Trezor Connect through Bridge', () => {
   it('another account than the device double holds: the device’s refusal, as Trezor said it', async () => {
     await bridge.plugSeen(new TrezorModelT())
     const e = await failure(readTrezorAccount(await session(), 1))
-    expect(e).toMatchObject({ code: 'HardwareWalletFailed', message: 'Trezor answered: this double holds account 0 only' })
+    expect(e).toMatchObject({
+      code: 'HardwareWalletFailed',
+      message: 'Trezor answered: this double holds account 0 only'
+    })
   })
 })
 

@@ -138,7 +138,6 @@ describe('a signing that ends on the device', () => {
     return planned.device.request
   }
 
-
   it('rejected at the final confirmation: HardwareWalletRejected, nothing signed', async () => {
     await plug({ reject: true })
     const e = await failure(signWithTrezor(await session(), await request(), CAROL_ACCOUNT))

@@ -192,7 +192,8 @@ export class BridgeDouble {
       case 'enumerate':
         return json(200, this.descriptors())
       case 'listen': {
-        const shape = (list: readonly Descriptor[]) => JSON.stringify(list.map(({ path, session }) => ({ path, session })))
+        const shape = (list: readonly Descriptor[]) =>
+          JSON.stringify(list.map(({ path, session }) => ({ path, session })))
         if (shape(this.descriptors()) === shape(JSON.parse(body || '[]') as Descriptor[]))
           await new Promise<void>((resolve) => this.listeners.push(resolve))
         return json(200, this.descriptors())

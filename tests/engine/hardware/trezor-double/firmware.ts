@@ -107,7 +107,8 @@ export class TrezorModelT implements DeviceDouble {
         return this.stateAddress(message)
       case 'PassphraseAck':
         // Entered on the device's own screen, or refused: this double takes only that way.
-        if (message.on_device !== true) return failure('Failure_DataError', 'this double takes the passphrase on the device')
+        if (message.on_device !== true)
+          return failure('Failure_DataError', 'this double takes the passphrase on the device')
         this.passphraseEntered = true
         return this.stateAddress(this.stateAsked ?? {})
       case 'CardanoGetPublicKey':

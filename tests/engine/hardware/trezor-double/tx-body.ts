@@ -178,7 +178,10 @@ export class TxBodyRebuild {
       o.datum += String(message.data)
       return true
     }
-    if (type === 'CardanoTxReferenceScriptChunk' && o.script.length / 2 < Number(o.message.reference_script_size ?? 0)) {
+    if (
+      type === 'CardanoTxReferenceScriptChunk' &&
+      o.script.length / 2 < Number(o.message.reference_script_size ?? 0)
+    ) {
       o.script += String(message.data)
       return true
     }
