@@ -24,6 +24,7 @@ import {
   type ContractView,
   type MarloweService
 } from '../service'
+import { contractQuery } from '../service/parties'
 import { readableRows } from '../service/unreadable'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
@@ -138,7 +139,7 @@ const listItem = (view: ContractView, createdAt: bigint | undefined): ContractLi
 const partyText = (p: Party): string => (p.type === 'Role' ? `role:${p.role}` : p.address)
 
 /** The creating transaction's id: a contract's id is that transaction's output. */
-const createTxId = (view: ContractView): string => view.contractId.slice(0, 64)
+const createTxId = (contractId: string): string => contractId.slice(0, 64)
 
 /** The wallet's parties in the contract: its role tokens of it (`role:<name>`), then its addresses that are parties. */
 function partiesOf(view: ContractView, wallet: WalletParties): string[] {
@@ -147,10 +148,13 @@ function partiesOf(view: ContractView, wallet: WalletParties): string[] {
   return [...roles.map((r) => `role:${r.role}`), ...addresses.filter((a) => wallet.addresses.includes(a))]
 }
 
-/** Whether an unsigned creation is the wallet's: it spends an output the wallet holds (still unspent, as unsigned). */
-function builtBy(view: ContractView, wallet: WalletParties): boolean {
-  if (view.unsigned === undefined) return false
-  return decodeTransaction(view.unsigned.tx).body.inputs.some((i) => wallet.utxoRefs.has(`${i.txId}#${i.index}`))
+/**
+ * Whether an unsigned creation is the wallet's draft: not discarded, and it spends an output the wallet holds (still
+ * unspent, as unsigned).
+ */
+function isDraftOf(create: TxRow, wallet: WalletParties): boolean {
+  if (create.discardedAt !== undefined) return false
+  return decodeTransaction(create.unsignedTx).body.inputs.some((i) => wallet.utxoRefs.has(`${i.txId}#${i.index}`))
 }
 
 /** POSIX ms of a slot, when the chain's eras cover it. */
@@ -201,11 +205,48 @@ function awaitedFrom(service: MarloweService, view: ContractView, wallet: Wallet
 const notListed = (after: string): Error =>
   deskFailure('NotFound', 'ContractNotFound', `there is no contract ${after} to list after`, { contractId: after })
 
+/** Where the page after the contract `after` starts in `ids` (the start without it). */
+function pageStart(ids: readonly string[], after: string | undefined): number {
+  if (after === undefined) return 0
+  const at = ids.indexOf(after)
+  if (at < 0) throw notListed(after)
+  return at + 1
+}
+
 /** The views after the one whose id is `after` (all of them without it), at most `limit` (all without it). */
 function pageOf(views: readonly ContractView[], after: string | undefined, limit: number | undefined): ContractView[] {
-  const from = after === undefined ? 0 : views.findIndex((view) => view.contractId === after) + 1
-  if (from === 0 && after !== undefined) throw notListed(after)
+  const from = pageStart(
+    views.map((view) => view.contractId),
+    after
+  )
   return views.slice(from, limit === undefined ? undefined : from + limit)
+}
+
+/**
+ * Places each draft (newest first) among `listed` (newest build first, by `builtAt`) after every contract built at
+ * the same time or later, as a stable sort of both by build time would: a binary search each, so only some
+ * `log2(listed)` build times are read a draft.
+ */
+function mergeByBuildTime(
+  listed: readonly string[],
+  drafts: readonly TxRow[],
+  builtAt: (contractId: string) => number
+): string[] {
+  const merged: string[] = []
+  let from = 0
+  for (const draft of drafts) {
+    let low = from
+    let high = listed.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (builtAt(listed[middle]!) >= draft.createdAt) low = middle + 1
+      else high = middle
+    }
+    merged.push(...listed.slice(from, low), draft.contractId!)
+    from = low
+  }
+  merged.push(...listed.slice(from))
+  return merged
 }
 
 export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
@@ -216,7 +257,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     const eras = await ctx.provider.eraSummaries()
     return (view) => {
       if (view.block !== undefined) return slotTime(eras, view.block.slot)
-      const built = store.tx(createTxId(view))?.createdAt
+      const built = store.tx(createTxId(view.contractId))?.createdAt
       return built === undefined ? undefined : BigInt(built)
     }
   }
@@ -244,6 +285,41 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     return views
   }
 
+  /**
+   * The wallet's list, newest build first, as contract ids, from the store's rows and the unsigned creations only:
+   * the contracts it is a party to, and its drafts. Unsigned creations are drafts: listed for the wallet that built
+   * them only, whoever they name as parties, until discarded.
+   */
+  function walletContractIds(wallet: WalletParties): string[] {
+    const unsigned = new Map(
+      store
+        .txsWithStatus('unsigned')
+        .flatMap((row) => (row.kind === 'create' && row.contractId !== undefined ? [[row.contractId, row] as const] : []))
+    )
+    const asParty = store
+      .contractsWhere(contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles }))
+      .filter((row) => {
+        const create = unsigned.get(row.contractId)
+        return create === undefined || isDraftOf(create, wallet)
+      })
+      .map((row) => row.contractId)
+    const parties = new Set(asParty)
+    const drafts = [...unsigned.values()]
+      .filter((row) => !parties.has(row.contractId!) && isDraftOf(row, wallet))
+      .sort((a, b) => b.createdAt - a.createdAt)
+    return mergeByBuildTime(asParty, drafts, (id) => store.tx(createTxId(id))?.createdAt ?? 0)
+  }
+
+  /** The views of the first `limit` contracts of `ids` that read back (of all without a limit). */
+  function readPage(ids: readonly string[], limit: number | undefined): ContractView[] {
+    const views: ContractView[] = []
+    for (const id of ids) {
+      if (views.length === limit) break
+      views.push(...readableRows([id], (contractId) => service.getContract(contractId)))
+    }
+    return views
+  }
+
   return {
     // Every contract in the store (or the wallet's), whatever its status (a just-submitted one too), newest first.
     'contracts.list': async ({ walletId, after, limit }) => {
@@ -255,24 +331,9 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       }
       const wallet = await wallets.parties(walletId)
       const now = await ctx.chainTime()
-      // Unsigned creations are drafts: listed for the wallet that built them only, whoever they name as parties,
-      // until discarded.
-      const draft = (view: ContractView): boolean =>
-        builtBy(view, wallet) && store.tx(createTxId(view))?.discardedAt === undefined
-      const asParty = service
-        .storedContracts({ partyAddresses: wallet.addresses, partyRoles: wallet.roles })
-        .filter((view) => view.status !== 'unsigned' || draft(view))
-      const parties = new Set(asParty.map((view) => view.contractId))
-      const draftIds = store
-        .txsWithStatus('unsigned')
-        .flatMap((row) => (row.kind === 'create' && row.contractId !== undefined ? [row.contractId] : []))
-        .filter((id) => !parties.has(id))
-      // A draft that cannot be read back is left out, as the lists leave out every such contract.
-      const drafts = readableRows(draftIds, (id) => service.getContract(id)).filter(draft)
-      const built = (view: ContractView): number => store.tx(createTxId(view))?.createdAt ?? 0
-      const listed = [...asParty, ...drafts].sort((a, b) => built(b) - built(a))
-      // What each waits for from the wallet is worked out for the page only.
-      return pageOf(listed, after, limit).map((view) => ({
+      const ids = walletContractIds(wallet)
+      // Views, and what each waits for from the wallet, are worked out for the page only.
+      return readPage(ids.slice(pageStart(ids, after)), limit).map((view) => ({
         ...listItem(view, createdAt(view)),
         awaiting: awaitedFrom(service, view, wallet, now),
         parties: partiesOf(view, wallet)

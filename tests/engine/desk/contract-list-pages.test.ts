@@ -2,10 +2,11 @@
  * The app's list of contracts in pages (`contracts.list` with `limit` and `after`): walking the pages gives the
  * whole list once, in its order; a contract built between two pages does not shift the next page; a stored
  * contract that cannot be read back is passed over without shortening a page; a wallet's list pages the same way;
- * an unknown `after` and a limit out of range are refused with a clear error.
+ * a wallet's page builds no other contract's view; an unknown `after` and a limit out of range are refused with a
+ * clear error.
  */
 import Database from 'better-sqlite3'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { ContractListItem, WalletSummary } from '../../../src/api/contract'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { ADA } from '../build/support'
@@ -86,6 +87,18 @@ describe('contracts.list in pages', () => {
     const pages = await walk(3, sam.id)
     expect(pages.flat()).toEqual(whole)
     expect(pages[0]!.every((item) => item.parties !== undefined && item.awaiting !== undefined)).toBe(true)
+  })
+
+  test("a wallet's page builds the views of that page's contracts only", async () => {
+    const whole = idsOf(await h.ok('contracts.list', { walletId: sam.id }))
+    const read = vi.spyOn(h.opened.service, 'getContract')
+    try {
+      const page = await h.ok('contracts.list', { walletId: sam.id, limit: 2, after: String(whole[1]) })
+      expect(idsOf(page)).toEqual(whole.slice(2, 4))
+      expect(new Set(read.mock.calls.map(([id]) => id))).toEqual(new Set(whole.slice(2, 4)))
+    } finally {
+      read.mockRestore()
+    }
   })
 
   test('a stored contract that cannot be read back is passed over, and the page is still full', async () => {
