@@ -39,6 +39,12 @@ import type { BlockRef, LedgerSnapshot } from './state-file'
 import { UtxoSet } from './utxo-set'
 
 export const SLOT_LENGTH_MS = 1000n
+/**
+ * Blocks back from the tip whose transactions the ledger always answers the status of (Cardano's security
+ * parameter k: no rollback reaches further). Past them, it keeps only what still matters: transactions with an
+ * output unspent, the chain index's, and genesis.
+ */
+export const RECENT_BLOCKS = 2160
 
 const words = evaluatorWords
 
@@ -98,9 +104,14 @@ export interface LedgerOptions {
   readonly evaluate?: PlutusEvaluator
   /** The genesis this ledger starts from, or must have started from (default: the stand-ins'). */
   readonly genesis?: SandboxGenesis
+  /** Blocks back from the tip whose transactions are all kept (default `RECENT_BLOCKS`). */
+  readonly recentBlocks?: number
 }
 
-/** What the ledger holds; the chain index and the block list grow with history, the rest with the UTxOs. */
+/**
+ * What the ledger holds; the chain index grows with history, the rest with the UTxOs (the confirmed transactions:
+ * the recent ones, and of the older ones those with an output unspent or in the chain index).
+ */
 interface LedgerState {
   readonly utxos: UtxoSet
   /** Every datum the ledger has seen, by hash, as its original bytes. */
@@ -121,6 +132,7 @@ export class SandboxLedger {
   private lastBlock: BlockRef
   private readonly transactions: Map<string, BlockRef>
   private readonly scriptTxs: ScriptTxLog
+  private readonly recentBlocks: bigint
 
   private constructor(
     state: LedgerState,
@@ -136,6 +148,7 @@ export class SandboxLedger {
     this.lastBlock = state.tip
     this.plutus = plutusSetup(zeroTime)
     this.evaluator = options.evaluate ?? inThreadEvaluator(new RecyclingEvaluator())
+    this.recentBlocks = BigInt(options.recentBlocks ?? RECENT_BLOCKS)
     for (const block of this.transactions.values()) this.blockHashes.add(block.blockHash)
   }
 
@@ -320,7 +333,25 @@ export class SandboxLedger {
     this.transactions.set(tx.id, block)
     this.blockHashes.add(block.blockHash)
     if (scripts.length > 0) this.scriptTxs.add({ txId: tx.id, block, cbor: bytes.slice(), scripts })
+    // Every `recentBlocks` blocks (on the block number, so a replay forgets the same), at most twice as many kept.
+    if (block.blockNo % this.recentBlocks === 0n) this.forgetSettled()
     return { txId: tx.id, block, bytes, tx, indexed: scripts.length > 0 }
+  }
+
+  /**
+   * Forgets the transactions older than the recent blocks that nothing refers to any more: every output spent, not
+   * in the chain index, not genesis. Their status is then unknown, as a node that followed only the recent blocks
+   * would answer; and the snapshot, and loading it, no longer grow with every transaction ever made.
+   */
+  private forgetSettled(): void {
+    const oldest = this.lastBlock.blockNo - this.recentBlocks
+    const unspent = new Set<string>()
+    for (const utxo of this.utxos.values()) unspent.add(utxo.ref.txId)
+    for (const [txId, block] of this.transactions) {
+      if (block.blockNo === 0n || block.blockNo > oldest || unspent.has(txId) || this.scriptTxs.has(txId)) continue
+      this.transactions.delete(txId)
+      this.blockHashes.delete(block.blockHash)
+    }
   }
 
   /** The payment script hashes of what the transaction pays to and spends (read before the inputs are gone). */

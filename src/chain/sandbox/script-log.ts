@@ -12,6 +12,7 @@ export interface LoggedTx extends ChainTx {
 
 export class ScriptTxLog {
   private readonly txs: LoggedTx[] = []
+  private readonly ids = new Set<string>()
 
   constructor(txs: Iterable<LoggedTx> = []) {
     for (const tx of txs) this.add(tx)
@@ -24,6 +25,11 @@ export class ScriptTxLog {
       throw new Error(`script transactions must be logged in chain order (block ${tx.block.blockNo})`)
     }
     this.txs.push(tx)
+    this.ids.add(tx.txId)
+  }
+
+  has(txId: string): boolean {
+    return this.ids.has(txId)
   }
 
   entries(): readonly LoggedTx[] {

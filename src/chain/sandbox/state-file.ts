@@ -11,7 +11,8 @@
  *     "tip": { "slot", "blockNo", "blockHash" }            — the last block,
  *     "utxos": [[<input CBOR hex>, <output CBOR hex>], …],
  *     "datums": [[<datum hash>, <datum CBOR hex>], …]        — every datum the ledger has seen,
- *     "transactions": [[<tx id>, <slot>, <block no>, <block hash>], …],
+ *     "transactions": [[<tx id>, <slot>, <block no>, <block hash>], …]  — the recent ones, and the older ones
+ *                                                              with an output unspent or in the chain index,
  *     "scriptTxs": [[<tx id>, <tx CBOR hex>, [<payment script hash>, …]], …] }  — the chain index, in chain order
  *
  * `scriptTxs` came later: a file without it has an empty index (the transactions before it are not listed).
