@@ -104,7 +104,7 @@ export interface LedgerOptions {
   readonly evaluate?: PlutusEvaluator
   /** The genesis this ledger starts from, or must have started from (default: the stand-ins'). */
   readonly genesis?: SandboxGenesis
-  /** Blocks back from the tip whose transactions are all kept (default `RECENT_BLOCKS`). */
+  /** Blocks back from the tip whose transactions are all kept, and how often the rest is forgotten (default `RECENT_BLOCKS`). */
   readonly recentBlocks?: number
 }
 
@@ -114,7 +114,7 @@ export interface LedgerOptions {
  */
 interface LedgerState {
   readonly utxos: UtxoSet
-  /** Every datum the ledger has seen, by hash, as its original bytes. */
+  /** The datums of witness sets that unspent outputs name by hash (and those seen since the last forgetting). */
   readonly datums: Map<string, Uint8Array>
   readonly slot: bigint
   readonly tip: BlockRef
@@ -339,19 +339,26 @@ export class SandboxLedger {
   }
 
   /**
-   * Forgets the transactions older than the recent blocks that nothing refers to any more: every output spent, not
-   * in the chain index, not genesis. Their status is then unknown, as a node that followed only the recent blocks
-   * would answer; and the snapshot, and loading it, no longer grow with every transaction ever made.
+   * Forgets what nothing refers to any more: the transactions older than the recent blocks with every output
+   * spent, not in the chain index, not genesis (their status is then unknown, as a node that followed only the
+   * recent blocks would answer), and the datums no unspent output names by its hash (the ledger gives a datum only
+   * with such an output). The snapshot, and loading it, no longer grow with every transaction ever made.
    */
   private forgetSettled(): void {
     const oldest = this.lastBlock.blockNo - this.recentBlocks
     const unspent = new Set<string>()
-    for (const utxo of this.utxos.values()) unspent.add(utxo.ref.txId)
+    const named = new Set<string>()
+    for (const utxo of this.utxos.values()) {
+      unspent.add(utxo.ref.txId)
+      const { datum } = utxo.output
+      if (datum?.kind === 'hash') named.add(datum.hash)
+    }
     for (const [txId, block] of this.transactions) {
       if (block.blockNo === 0n || block.blockNo > oldest || unspent.has(txId) || this.scriptTxs.has(txId)) continue
       this.transactions.delete(txId)
       this.blockHashes.delete(block.blockHash)
     }
+    for (const hash of this.datums.keys()) if (!named.has(hash)) this.datums.delete(hash)
   }
 
   /** The payment script hashes of what the transaction pays to and spends (read before the inputs are gone). */

@@ -10,7 +10,7 @@
  *     "timeOffsetMs": <how far the sandbox clock runs ahead of the wall clock>, "slot": <current slot>,
  *     "tip": { "slot", "blockNo", "blockHash" }            — the last block,
  *     "utxos": [[<input CBOR hex>, <output CBOR hex>], …],
- *     "datums": [[<datum hash>, <datum CBOR hex>], …]        — every datum the ledger has seen,
+ *     "datums": [[<datum hash>, <datum CBOR hex>], …]        — the datums unspent outputs name by hash,
  *     "transactions": [[<tx id>, <slot>, <block no>, <block hash>], …]  — the recent ones, and the older ones
  *                                                              with an output unspent or in the chain index,
  *     "scriptTxs": [[<tx id>, <tx CBOR hex>, [<payment script hash>, …]], …] }  — the chain index, in chain order

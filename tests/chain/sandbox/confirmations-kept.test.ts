@@ -1,7 +1,8 @@
 /**
  * What the sandbox ledger keeps of its history (issue 14): past the recent blocks, only the transactions something
- * still refers to — an output unspent, the chain index's, genesis — so that its snapshot stops growing once the
- * old transactions are spent, and a restored ledger answers as the one it was saved from.
+ * still refers to — an output unspent, the chain index's, genesis — and the datums unspent outputs name, so that
+ * its snapshot stops growing once the old transactions are spent, and a restored ledger answers as the one it was
+ * saved from.
  */
 import { describe, expect, test } from 'vitest'
 import { semanticsValidatorAddress } from '../../../src/chain/deployments'
@@ -50,6 +51,22 @@ describe('confirmed transactions past the recent blocks', () => {
     expect(ledger.confirmation(spent)).toBeUndefined()
     const recent = await pay(ledger)
     expect(ledger.confirmation(recent)).toEqual(ledger.tip)
+  })
+
+  test('the datums kept are those unspent outputs name by hash', async () => {
+    const ledger = SandboxLedger.genesis(T0, { recentBlocks: RECENT })
+    const script = semanticsValidatorAddress('sandbox')
+    await pay(ledger, { address: script, datum: intDatum(7n) })
+    await pay(ledger, { address: bob.address, datum: intDatum(8n) })
+    const bobs = ledger.utxosAt([bob.address]).find((u) => u.datumHash !== undefined)
+    expect(bobs!.datum).toEqual(intDatum(8n))
+    // Bob spends his output: nothing names its datum any more.
+    const spend = buildTx({ params, inputs: [bobs!], changeAddress: bob.address })
+    await ledger.submit(signWithSandboxWallets(spend, [bob]))
+    for (let i = 0; i < RECENT; i += 1) await pay(ledger)
+    const datums = ledger.snapshot(0n).datums.map(([, bytes]) => bytes)
+    expect(datums).toEqual([intDatum(7n)])
+    expect(ledger.utxosAt([script]).find((u) => u.datumHash !== undefined)?.datum).toEqual(intDatum(7n))
   })
 
   test('a restored ledger answers as the one it was saved from, and forgets the same from then on', async () => {
