@@ -4,8 +4,10 @@
  * contract created and moved to its close on chain), served by one HTTP server and one desk each, measured in
  * alternating rounds; each row's ratio is cost(LARGE) / cost(SMALL), and flat costs keep it within 2×.
  *
- * Rows: GET /contracts (the newest page of PAGE, and a page of PAGE from the middle by its Range start) and the
- * desk's contracts.list without a wallet (the app's list when no wallet is chosen), its first page of PAGE.
+ * Rows: GET /contracts (the newest page of PAGE, and a page of PAGE from the middle by its Range start), the
+ * desk's contracts.list without a wallet (the app's list when no wallet is chosen) and with the wallet of the
+ * address that is a party to every contract (the list of a wallet with a year of contracts), their first page of
+ * PAGE; and the process's RSS with both stores open and listed, against the issue's bound for 10,000 contracts.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,7 +15,8 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { marloweDeployment } from '../src/chain/deployments'
 import { SandboxProvider, sandboxWallet } from '../src/chain/sandbox'
-import { encodeWire } from '../src/api/wire'
+import type { DeskResult, WalletSummary } from '../src/api/contract'
+import { decodeWire, encodeWire } from '../src/api/wire'
 import { createDesk, handleDeskCall, type DeskHandlers } from '../src/engine/desk'
 import { Keystore } from '../src/engine/keys'
 import { openService, type OpenService } from '../src/engine/service'
@@ -22,6 +25,7 @@ import { catchUp, indexedSandbox } from './chain-index.bench'
 import { printRows, type Row } from './harness'
 import { httpGet } from './http'
 import { percentile } from './load'
+import { mib, settledRss } from './memory'
 import { syntheticHistory } from './synthetic-history'
 
 const SMALL = 100
@@ -29,19 +33,24 @@ const LARGE = 10_000
 const PAGE = 100
 const ROUNDS = 6
 const SAMPLES_PER_ROUND = 5
+/** The issue's bound on RSS with 10,000 contracts. */
+const RSS_BOUND_MIB = 300
+const owner = sandboxWallet('alice')
 
 interface Served {
   readonly contracts: number
   readonly base: string
   readonly desk: DeskHandlers
+  /** The desk's wallet of the address that is a party to every contract. */
+  readonly walletId: string
   /** A contract id from the middle of the newest-first list. */
   readonly middle: string
   close(): Promise<void>
 }
 
 async function served(dir: string, contracts: number): Promise<Served> {
-  const owner = { type: 'Address' as const, address: sandboxWallet('alice').address }
-  const history = syntheticHistory(contracts, marloweDeployment('sandbox').semantics.hash, owner)
+  const party = { type: 'Address' as const, address: owner.address }
+  const history = syntheticHistory(contracts, marloweDeployment('sandbox').semantics.hash, party)
   const sandbox = SandboxProvider.open({ clockTickMs: false })
   const opened: OpenService = openService({
     provider: indexedSandbox(sandbox, history),
@@ -52,6 +61,14 @@ async function served(dir: string, contracts: number): Promise<Served> {
   const app = createServer({ service: opened.service, logLevel: 'warn' })
   const keystore = await Keystore.open({ dir: join(dir, `keys-${contracts}`) })
   const desk = createDesk({ service: opened.service, store: opened.store, keystore, version: 'bench' })
+  const restored = decodeWire(
+    await handleDeskCall(
+      desk,
+      'wallets.restore',
+      encodeWire({ name: 'alice', password: 'bench password', mnemonic: owner.mnemonic })
+    )
+  ) as DeskResult<WalletSummary>
+  if (!restored.ok) throw new Error(`wallets.restore: ${restored.error.message}`)
   const base = `http://127.0.0.1:${await listen(app, 0)}`
   const all = opened.store.contractPage({}, { order: 'desc', offset: Math.floor(contracts / 2), limit: 1 })
   const middle = all?.rows[0]?.contractId
@@ -60,6 +77,7 @@ async function served(dir: string, contracts: number): Promise<Served> {
     contracts,
     base,
     desk,
+    walletId: restored.value.id,
     middle,
     async close() {
       await app.close()
@@ -74,8 +92,9 @@ async function get(url: string, range: string): Promise<void> {
   if (answer.status !== 206) throw new Error(`GET ${url} (${range}): ${answer.status}`)
 }
 
-async function deskList(desk: DeskHandlers): Promise<void> {
-  const answer = await handleDeskCall(desk, 'contracts.list', encodeWire({ limit: PAGE }))
+async function deskList(desk: DeskHandlers, walletId?: string): Promise<void> {
+  const request = walletId === undefined ? { limit: PAGE } : { limit: PAGE, walletId }
+  const answer = await handleDeskCall(desk, 'contracts.list', encodeWire(request))
   if (!answer.startsWith('{"ok":true')) throw new Error(`contracts.list: ${answer.slice(0, 200)}`)
 }
 
@@ -95,11 +114,12 @@ export async function benchContractLists(): Promise<void> {
     const ops = {
       page: (s: Served) => get(`${s.base}/contracts`, `contractId;limit ${PAGE}`),
       middlePage: (s: Served) => get(`${s.base}/contracts`, `contractId ${s.middle};limit ${PAGE}`),
-      desk: (s: Served) => deskList(s.desk)
+      desk: (s: Served) => deskList(s.desk),
+      deskWallet: (s: Served) => deskList(s.desk, s.walletId)
     }
     type Op = keyof typeof ops
     const measured = new Map<Served, Record<Op, number[]>>(
-      stores.map((s) => [s, { page: [], middlePage: [], desk: [] }])
+      stores.map((s) => [s, { page: [], middlePage: [], desk: [], deskWallet: [] }])
     )
     for (const s of stores) for (const op of Object.keys(ops) as Op[]) await ops[op](s)
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -109,6 +129,7 @@ export async function benchContractLists(): Promise<void> {
         }
       }
     }
+    const rss = mib(await settledRss())
     const at = (s: Served, op: Op): number =>
       percentile(
         measured.get(s)![op].sort((a, b) => a - b),
@@ -127,7 +148,15 @@ export async function benchContractLists(): Promise<void> {
       [
         row(`GET /contracts, newest page of ${PAGE}`, 'page'),
         row(`GET /contracts, a page of ${PAGE} from the middle (Range start)`, 'middlePage'),
-        row(`desk contracts.list without a wallet, first page of ${PAGE}`, 'desk')
+        row(`desk contracts.list without a wallet, first page of ${PAGE}`, 'desk'),
+        row(`desk contracts.list of the wallet that is a party to every contract, first page of ${PAGE}`, 'deskWallet'),
+        {
+          what: `RSS with the ${SMALL} and the ${LARGE.toLocaleString('en-US')} contracts' services open and listed`,
+          unit: 'MiB',
+          ours: rss,
+          peerName: 'the bound',
+          peer: RSS_BOUND_MIB
+        }
       ]
     )
   } finally {

@@ -13,7 +13,10 @@
  * - a payment from the faucet (built, submitted, saved before it is reported) at 100 and 10,000 contracts;
  * - apply build p50 (two passes and an evaluation, as the build group) at 100 and 10,000 contracts;
  * - evaluation of a 16 KB Marlowe apply transaction (the review group's contract, built on the sandbox) against
- *   Blaze's `Transaction.fromCbor` of it, which the sandbox ran on every evaluation and submit before.
+ *   Blaze's `Transaction.fromCbor` of it, which the sandbox ran on every evaluation and submit before;
+ * - reading a Marlowe datum out of the transaction carrying it (our transaction decoding, as the sandbox's
+ *   evaluate and submit run it, then the datum as the service reads it), per KB, with a datum of 1 MB against one
+ *   of 1 KB: linear costs keep it within 2×.
  *
  * The ledgers are saved as the sandbox saves them (bench/sandbox-state.ts), then `TAIL` faucet payments are made
  * on each, so that a large one has changes to replay after its snapshot. The app's native codecs are installed,
@@ -39,9 +42,13 @@ import { SandboxLedger } from '../src/chain/sandbox/ledger'
 import { SANDBOX_BLAZE_PARAMS } from '../src/chain/sandbox/params'
 import { LedgerStore, type LogRead } from '../src/chain/sandbox/ledger-store'
 import type { Utxo } from '../src/chain/provider'
-import { bytesToHex } from '../src/core/bytes'
+import { bytesToHex, concatBytes } from '../src/core/bytes'
 import { onChoice, onDeposit, when } from '../src/core/marlowe/examples/dsl'
 import { swap } from '../src/core/marlowe/examples'
+import { decodeTransaction } from '../src/core/cardano/tx/decode'
+import { encodeByteString, encodeHead } from '../src/core/cardano/cbor/writer'
+import { decodePlutusData } from '../src/core/marlowe/plutus/data-decoder'
+import { encodeMarloweData, marloweDataFromPlutusData } from '../src/core/marlowe/plutus/marlowe-data'
 import { ADA, CLOSE, type Contract, type Input, type Party } from '../src/core/marlowe/types'
 import { InMemoryInputReservations, MarloweTxBuilder } from '../src/engine/build'
 import { installNativeCodecs } from '../src/engine/native-codecs'
@@ -51,6 +58,7 @@ import { buildTx } from '../tests/chain/support/txkit'
 import { measureAlternating, printRows, type Row } from './harness'
 import { percentile } from './load'
 import { writeSandboxState, type StateShape } from './sandbox-state'
+import { array, map, NULL, TRUE, uint } from './synthetic-history'
 
 const SMALL = 100
 const LARGE = 10_000
@@ -63,6 +71,8 @@ const APPLY_TARGET_MS = 15
 /** Levels of choices that make the apply transaction about 16 KB (the ledger's limit is 16 KiB). */
 const APPLY_LEVELS = 19
 const TAIL = 100
+const DATUM_SMALL = 1000
+const DATUM_LARGE = 1_000_000
 const CHURN = 20_000
 const CHURN_EARLY = 1_000
 /** A small ledger's file takes all day to reach the default 4 MiB: a log from 64 KiB (some 700 transactions). */
@@ -262,6 +272,40 @@ async function largeApply(levels: number): Promise<{ tx: Uint8Array; sandbox: Sa
   return { tx: built.tx, sandbox }
 }
 
+/**
+ * A transaction whose witness set carries a Marlowe datum of at least `bytes`: a contract's state with as many
+ * recorded choices as that takes (a long-running contract's), in a body spending one input.
+ */
+export function datumTx(bytes: number): { tx: Uint8Array; datumBytes: number } {
+  const choices: [{ name: string; owner: Party }, bigint][] = []
+  let datum: Uint8Array = new Uint8Array()
+  // Each choice adds some 110 bytes: grow in steps, then check (the decoder takes transactions up to 1 MiB).
+  while (datum.length < bytes) {
+    const more = Math.max(1, Math.ceil((bytes - datum.length) / 110))
+    for (let i = 0; i < more; i += 1)
+      choices.push([{ name: `choice ${choices.length}`, owner }, BigInt(choices.length)])
+    datum = encodeMarloweData({
+      params: { rolesCurrency: '' },
+      state: { accounts: [[{ account: owner, token: ADA }, 2_000_000n]], choices, boundValues: [], minTime: 0n },
+      contract: CLOSE
+    })
+  }
+  const body = map([
+    [0, array([array([encodeByteString(new Uint8Array(32)), uint(0)])])],
+    [1, array([])],
+    [2, uint(200_000n)]
+  ])
+  const tx = concatBytes([encodeHead(4, 4), body, map([[4, array([datum])]]), TRUE, NULL])
+  return { tx, datumBytes: datum.length }
+}
+
+/** The Marlowe state of the datum `tx` carries, read as the sandbox and the service read it. */
+export function readDatum(tx: Uint8Array): void {
+  const [datum] = decodeTransaction(tx).witnessSet.datums
+  if (datum === undefined) throw new Error('the transaction carries no datum')
+  marloweDataFromPlutusData(decodePlutusData(datum.bytes))
+}
+
 export async function benchSandboxScale(): Promise<void> {
   await installNativeCodecs()
   const dirs = {
@@ -418,6 +462,18 @@ export async function benchSandboxScale(): Promise<void> {
       ours: p50(evaluations),
       peerName: "Blaze's Transaction.fromCbor of it (before)",
       peer: fromCbor
+    })
+
+    const small = datumTx(DATUM_SMALL)
+    const large = datumTx(DATUM_LARGE)
+    const reads = measureAlternating({ small: () => readDatum(small.tx), large: () => readDatum(large.tx) }, 5, 300)
+    const perKb = (m: { opsPerSecond: number }, bytes: number): number => 1_000_000 / m.opsPerSecond / (bytes / 1024)
+    rows.push({
+      what: `reading a ${(large.datumBytes / 1024).toFixed(0)} KB Marlowe datum from its transaction, per KB`,
+      unit: 'µs',
+      ours: perKb(reads.large, large.datumBytes),
+      peerName: `same, a ${(small.datumBytes / 1024).toFixed(1)} KB datum`,
+      peer: perKb(reads.small, small.datumBytes)
     })
   } finally {
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true })
