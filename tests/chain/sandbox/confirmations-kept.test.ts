@@ -24,7 +24,7 @@ async function pay(ledger: SandboxLedger, to?: { address: string; datum?: Uint8A
     .utxosAt([alice.address])
     .filter((u: Utxo) => Object.keys(u.value.assets).length === 0 && u.datum === undefined)
     .sort((a, b) => Number(b.value.lovelace - a.value.lovelace))
-  const outputs = to === undefined ? [] : [{ address: to.address, lovelace: 3n * ADA, ...to }]
+  const outputs = to === undefined ? [] : [{ lovelace: 3n * ADA, ...to }]
   const tx = buildTx({ params, inputs: [largest!], changeAddress: alice.address, outputs })
   return (await ledger.submit(signWithSandboxWallets(tx, [alice]))).txId
 }
