@@ -294,7 +294,9 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     const unsigned = new Map(
       store
         .txsWithStatus('unsigned')
-        .flatMap((row) => (row.kind === 'create' && row.contractId !== undefined ? [[row.contractId, row] as const] : []))
+        .flatMap((row) =>
+          row.kind === 'create' && row.contractId !== undefined ? [[row.contractId, row] as const] : []
+        )
     )
     const asParty = store
       .contractsWhere(contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles }))
