@@ -1,11 +1,12 @@
 /**
  * `GET /openapi.json`: the API as OpenAPI 3.1. Request bodies, headers and query parameters come from the
- * schemas the routes validate with (./requests); responses are described by their Runtime resource names.
+ * schemas the routes validate with (./requests); responses by the resource JSON the routes send (./responses).
  */
 import type { JsonObject, JsonValue } from '../core/json/lossless'
 import { toJsonValue } from '../core/json/plain'
 import { VENDOR_TYPES } from './negotiation'
 import { requestParameters, requestSchemas, type ParameterComponent } from './requests'
+import { RESPONSE_SCHEMAS } from './responses'
 import { RUNTIME_VERSION } from './status-headers'
 
 interface Operation {
@@ -18,6 +19,8 @@ interface Operation {
   readonly range?: string
   readonly body?: string
   readonly success: number
+  /** The success body's component (./responses); none for an empty body. */
+  readonly response?: string
   readonly vendorType?: string
   readonly errors: readonly number[]
 }
@@ -39,6 +42,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['GetContractsQuery'],
     range: 'contractId',
     success: 206,
+    response: 'ContractPage',
     errors: [400, 416]
   },
   {
@@ -49,6 +53,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['CreateContractHeaders'],
     body: 'PostContractsRequest',
     success: 201,
+    response: 'CreateContractResponse',
     vendorType: VENDOR_TYPES.create,
     errors: [400, 404, 406, 413, 503]
   },
@@ -59,6 +64,7 @@ const OPERATIONS: readonly Operation[] = [
     summary: 'A contract and its state',
     pathParams: ['contractId'],
     success: 200,
+    response: 'LinkedContractState',
     errors: [400, 404]
   },
   {
@@ -79,6 +85,7 @@ const OPERATIONS: readonly Operation[] = [
     pathParams: ['contractId'],
     parameters: ['GetNextQuery'],
     success: 200,
+    response: 'Next',
     errors: [400, 404]
   },
   {
@@ -89,6 +96,7 @@ const OPERATIONS: readonly Operation[] = [
     pathParams: ['contractId'],
     range: 'transactionId',
     success: 206,
+    response: 'TxPage',
     errors: [400, 404, 416]
   },
   {
@@ -100,6 +108,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['WalletHeaders'],
     body: 'PostTransactionsRequest',
     success: 201,
+    response: 'ApplyInputsResponse',
     vendorType: VENDOR_TYPES.apply,
     errors: [400, 404, 406, 413, 503]
   },
@@ -110,6 +119,7 @@ const OPERATIONS: readonly Operation[] = [
     summary: 'An input application',
     pathParams: ['contractId', 'transactionId'],
     success: 200,
+    response: 'LinkedTx',
     errors: [400, 404]
   },
   {
@@ -130,6 +140,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['PostContractSourcesQuery'],
     body: 'ObjectBundle',
     success: 200,
+    response: 'ContractSourceIds',
     errors: [400, 413]
   },
   {
@@ -140,6 +151,7 @@ const OPERATIONS: readonly Operation[] = [
     pathParams: ['contractSourceId'],
     parameters: ['GetContractSourceQuery'],
     success: 200,
+    response: 'MarloweContract',
     errors: [400, 404]
   },
   {
@@ -149,6 +161,7 @@ const OPERATIONS: readonly Operation[] = [
     summary: 'The ids of the continuations a stored contract names',
     pathParams: ['contractSourceId'],
     success: 200,
+    response: 'ContractSourceIdList',
     errors: [400, 404]
   },
   {
@@ -158,6 +171,7 @@ const OPERATIONS: readonly Operation[] = [
     summary: 'The ids of a stored contract and every continuation it reaches',
     pathParams: ['contractSourceId'],
     success: 200,
+    response: 'ContractSourceIdList',
     errors: [400, 404]
   },
   {
@@ -168,6 +182,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['GetWithdrawalsQuery'],
     range: 'withdrawalId',
     success: 206,
+    response: 'WithdrawalPage',
     errors: [400, 416]
   },
   {
@@ -178,6 +193,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['WalletHeaders'],
     body: 'PostWithdrawalsRequest',
     success: 201,
+    response: 'WithdrawResponse',
     vendorType: VENDOR_TYPES.withdraw,
     errors: [400, 406, 413, 503]
   },
@@ -188,6 +204,7 @@ const OPERATIONS: readonly Operation[] = [
     summary: 'A withdrawal',
     pathParams: ['withdrawalId'],
     success: 200,
+    response: 'Withdrawal',
     errors: [400, 404]
   },
   {
@@ -208,6 +225,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['WalletHeaders'],
     body: 'RoleTokenFilter',
     success: 201,
+    response: 'BurnTx',
     vendorType: VENDOR_TYPES.burn,
     errors: [400, 406, 413, 503]
   },
@@ -229,6 +247,7 @@ const OPERATIONS: readonly Operation[] = [
     parameters: ['GetPayoutsQuery'],
     range: 'payoutId',
     success: 206,
+    response: 'PayoutPage',
     errors: [400, 416]
   },
   {
@@ -238,6 +257,7 @@ const OPERATIONS: readonly Operation[] = [
     summary: 'A payout',
     pathParams: ['payoutId'],
     success: 200,
+    response: 'LinkedPayoutState',
     errors: [400, 404]
   }
 ]
@@ -282,10 +302,12 @@ function operationJson(op: Operation, schemas: Readonly<Record<string, JsonValue
     })
   }
   const success: JsonObject = { description: op.summary }
-  if (op.vendorType !== undefined) {
-    success.content = { 'application/json': { schema: {} }, [op.vendorType]: { schema: {} } }
-  } else if (op.success !== 202 && op.path !== '/healthcheck') {
-    success.content = { 'application/json': { schema: {} } }
+  if (op.response !== undefined) {
+    const schema = { $ref: `#/components/schemas/${op.response}` }
+    success.content = {
+      'application/json': { schema },
+      ...(op.vendorType === undefined ? {} : { [op.vendorType]: { schema } })
+    }
   }
   const responses: JsonObject = { [String(op.success)]: success }
   for (const status of op.errors) responses[String(status)] = ERROR_RESPONSE
@@ -319,7 +341,7 @@ export function openApiDocument(): JsonObject {
     servers: [{ url: 'http://127.0.0.1:3780' }],
     paths,
     components: {
-      schemas: { ...schemas, ApiError: API_ERROR },
+      schemas: { ...schemas, ...RESPONSE_SCHEMAS, ApiError: API_ERROR },
       securitySchemes: { token: { type: 'http', scheme: 'bearer' } }
     },
     security: [{ token: [] }]

@@ -1,72 +1,22 @@
 /**
  * The OpenAPI components generated from the request schemas: complete, self-contained, and saying the same
- * as the decoders (checked with a small validator for the JSON Schema subset they use).
+ * as the decoders (checked with the tests' small validator for the JSON Schema subset they use).
  */
 import { describe, expect, test } from 'vitest'
-import { isJsonObject, JsonDecimal, type JsonValue } from '../../../src/core/json/lossless'
+import type { JsonValue } from '../../../src/core/json/lossless'
 import {
   decodeCreateContractBody,
   requestParameters,
   requestSchemas,
   type JsonSchema
 } from '../../../src/server/requests'
+import { SchemaChecker } from '../../support/json-schema'
 import { body, POLICY, TESTNET_ADDRESS, TX } from './support'
 
 const schemas = requestSchemas()
 
-function resolve(schema: JsonSchema): JsonSchema {
-  if (typeof schema.$ref !== 'string') return schema
-  const target = schemas[schema.$ref.replace('#/components/schemas/', '')]
-  if (target === undefined) throw new Error(`unresolved ${schema.$ref}`)
-  return resolve(target)
-}
-
-function typeOf(v: JsonValue): string {
-  if (v === null) return 'null'
-  if (typeof v === 'bigint') return 'integer'
-  if (v instanceof JsonDecimal) return 'number'
-  if (Array.isArray(v)) return 'array'
-  return typeof v
-}
-
-function hasType(v: JsonValue, type: string): boolean {
-  const actual = typeOf(v)
-  return actual === type || (type === 'number' && actual === 'integer')
-}
-
-/** Validates a lossless JSON value against the keywords zod emits here; integers are bigints. */
-function valid(value: JsonValue, s: JsonSchema | boolean): boolean {
-  if (typeof s === 'boolean') return s
-  const schema = resolve(s)
-  if (schema.anyOf !== undefined && !schema.anyOf.some((alt) => valid(value, alt))) return false
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type]
-    if (!types.some((t) => hasType(value, t))) return false
-  }
-  if (schema.const !== undefined && value !== schema.const) return false
-  if (schema.enum !== undefined && !schema.enum.includes(value as string)) return false
-  if (typeof value === 'string' && schema.pattern !== undefined && !new RegExp(schema.pattern).test(value)) return false
-  // Compared as doubles, as JSON Schema validators in JavaScript do (the bound itself is a double).
-  if (typeof value === 'bigint') {
-    if (schema.minimum !== undefined && Number(value) < schema.minimum) return false
-    if (schema.maximum !== undefined && Number(value) > schema.maximum) return false
-  }
-  if (Array.isArray(value) && schema.items !== undefined && !Array.isArray(schema.items)) {
-    const items = schema.items
-    if (!value.every((item) => valid(item, items))) return false
-  }
-  if (isJsonObject(value) && typeOf(value) === 'object') {
-    if ((schema.required ?? []).some((k) => !Object.hasOwn(value, k))) return false
-    for (const [k, v] of Object.entries(value)) {
-      if (schema.propertyNames !== undefined && !valid(k, schema.propertyNames)) return false
-      const property = schema.properties?.[k]
-      if (property !== undefined) {
-        if (!valid(v, property)) return false
-      } else if (schema.additionalProperties !== undefined && !valid(v, schema.additionalProperties)) return false
-    }
-  }
-  return true
-}
+const checker = new SchemaChecker(schemas)
+const valid = (value: JsonValue, schema: JsonSchema): boolean => checker.valid(value, schema)
 
 function walk(node: unknown, visit: (obj: Record<string, unknown>) => void): void {
   if (Array.isArray(node)) node.forEach((n) => walk(n, visit))
