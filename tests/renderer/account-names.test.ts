@@ -24,10 +24,10 @@ import { CONTRACT_ID, WALLET, contractDetail, nextJson, status } from './support
 
 const NOW = 1_900_000_000_000n
 const DEADLINE = NOW + 3_600_000n
-const SAM: WalletSummary = { ...WALLET, id: 'w-sam', name: 'Sam' }
+const SAM: WalletSummary = { ...WALLET, id: '5a'.repeat(20), name: 'Sam' }
 const BOB: WalletSummary = {
   ...WALLET,
-  id: 'w-bob',
+  id: 'b0'.repeat(20),
   name: 'Bob',
   address: 'addr_test1vz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzerspjrlsz'
 }

@@ -75,7 +75,7 @@ describe('first run', () => {
   test('create a wallet, write down its phrase, get test ada, see the balance exactly', async () => {
     const words = Array.from({ length: 24 }, (_, i) => `word${i + 1}`)
     const created: WalletSummary = {
-      id: 'w1',
+      id: '11'.repeat(20),
       name: 'Savings',
       kind: 'mnemonic',
       locked: false,
@@ -83,7 +83,7 @@ describe('first run', () => {
     }
     const wallets: WalletSummary[] = []
     let balance: WalletBalance = {
-      walletId: 'w1',
+      walletId: '11'.repeat(20),
       address: created.address,
       lovelace: 0n,
       assets: [],
@@ -132,7 +132,7 @@ describe('first run', () => {
     expect(wrapper.get('[data-testid=wallet-ada]').text()).toBe('0 ada')
     await wrapper.get('[data-testid=faucet]').trigger('click')
     await flushPromises()
-    expect(desk.requests('sandbox.fund')).toEqual([{ walletId: 'w1', ada: 1000n }])
+    expect(desk.requests('sandbox.fund')).toEqual([{ walletId: '11'.repeat(20), ada: 1000n }])
     expect(wrapper.get('[data-testid=wallet-ada]').text()).toBe('9,007,199,254.740993 ada')
     expect(wrapper.get('[data-testid=wallet-utxos]').text()).toBe('in 2 unspent outputs')
     expect(wrapper.get('[data-testid=wallet-token]').text()).toContain('18,446,744,073,709,551,617')

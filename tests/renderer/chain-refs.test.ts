@@ -24,7 +24,7 @@ afterEach(() => vi.restoreAllMocks())
 
 async function reviewOn(network: AppStatus['network']) {
   const signer: WalletSummary = {
-    id: 'carol',
+    id: real.wallets.carol.id,
     name: 'Carol',
     kind: 'mnemonic',
     locked: true,

@@ -29,7 +29,7 @@ beforeAll(async () => {
 }, 120_000)
 
 const ledgerWallet = (): WalletSummary => ({
-  id: 'hw',
+  id: real.wallets.carol.id,
   name: 'Carol’s Ledger',
   kind: 'hardware',
   vendor: 'ledger',
@@ -130,7 +130,7 @@ describe('signing on the device from the review', () => {
     expect(steps).toHaveLength(3)
     expect(steps[1]).toContain(`Fee${formatAda(180_000n)}`)
     expect(steps[2]).toContain("m/1852'/1815'/0'/0/0")
-    expect(desk.requests('tx.deviceSteps')).toEqual([{ txId: real.create.txId, walletId: 'hw' }])
+    expect(desk.requests('tx.deviceSteps')).toEqual([{ txId: real.create.txId, walletId: real.wallets.carol.id }])
 
     const button = () => panel.get('[data-testid=device-sign-submit]')
     expect(button().text()).toBe('Sign on the Ledger and submit')

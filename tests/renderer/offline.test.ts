@@ -40,7 +40,7 @@ function chooseFile(input: HTMLInputElement, name: string, text: string): void {
 }
 
 const alice = (): WalletSummary => ({
-  id: 'alice',
+  id: real.wallets.alice.id,
   name: 'Alice’s wallet',
   kind: 'mnemonic',
   locked: true,
@@ -69,7 +69,9 @@ describe('offline', () => {
     await wrapper.get('[data-testid=sign-password]').setValue('pw')
     await wrapper.get('[data-testid=sign-offline]').trigger('click')
     await flushPromises()
-    expect(desk.requests('tx.signOffline')).toEqual([{ text: 'BUNDLE TEXT', walletId: 'alice', password: 'pw' }])
+    expect(desk.requests('tx.signOffline')).toEqual([
+      { text: 'BUNDLE TEXT', walletId: real.wallets.alice.id, password: 'pw' }
+    ])
     expect(downloads.map((d) => d.name)).toEqual(['deposit.witness'])
     expect(await downloads[0]!.text).toBe('{"type":"TxWitness ConwayEra"}')
     expect(wrapper.get('[data-testid=witness-saved]').text()).toContain('deposit.witness')

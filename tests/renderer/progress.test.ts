@@ -42,7 +42,7 @@ describe('progress line', () => {
     expect(line.attributes('role')).toBe('status')
     expect(line.text()).toBe('')
 
-    const pending = client['tx.signAndSubmit']({ txId: TX, walletId: 'w1' })
+    const pending = client['tx.signAndSubmit']({ txId: TX, walletId: '11'.repeat(20) })
     await flushPromises()
     // A quick call never polls.
     await vi.advanceTimersByTimeAsync(200)

@@ -18,7 +18,7 @@ import { WALLET, status } from './support/runtime-json'
 const NOW = 1_900_000_000_000n
 const WORDS = Array.from({ length: 24 }, (_, i) => `secretword${i + 1}`)
 const CREATED: WalletSummary = {
-  id: 'w-new',
+  id: 'e0'.repeat(20),
   name: 'Sam',
   kind: 'mnemonic',
   locked: false,

@@ -28,7 +28,7 @@ afterEach(() => vi.useRealTimers())
 
 function wallet(name: 'alice' | 'carol', locked = true): WalletSummary {
   const label = name === 'alice' ? 'Alice’s wallet' : 'Carol’s wallet'
-  return { id: name, name: label, kind: 'mnemonic', locked, address: real.wallets[name].address }
+  return { id: real.wallets[name].id, name: label, kind: 'mnemonic', locked, address: real.wallets[name].address }
 }
 
 /** Mounts the review screen for `review` as the engine would hand it over after a build. */
@@ -149,7 +149,7 @@ describe('review of an escrow the engine opened', () => {
       'tx.signAndSubmit': ({ txId }) => ({ txId, status }),
       'tx.status': ({ txId }) => ({ txId, status }),
       'wallets.balance': () => ({
-        walletId: 'carol',
+        walletId: real.wallets.carol.id,
         address: real.wallets.carol.address,
         lovelace: 0n,
         assets: [],
@@ -165,7 +165,7 @@ describe('review of an escrow the engine opened', () => {
     await wrapper.get('form').trigger('submit')
     await flushPromises()
     expect(desk.requests('tx.signAndSubmit')).toEqual([
-      { txId: real.create.txId, walletId: 'carol', password: 'correct horse' }
+      { txId: real.create.txId, walletId: real.wallets.carol.id, password: 'correct horse' }
     ])
     expect(wrapper.get('[data-testid=tx-status]').text()).toBe('submitted')
     expect(wrapper.find('[data-testid=tx-confirmed]').exists()).toBe(false)
@@ -225,13 +225,13 @@ describe('a wallet that locks itself while the review is open', () => {
         if (password === undefined) {
           engineLocked = true
           throw new DeskError('WalletLocked', 'Wallet "Carol’s wallet" is locked: unlock it to sign.', {
-            walletId: 'carol'
+            walletId: real.wallets.carol.id
           })
         }
         return { txId, status: 'confirmed' }
       },
       'wallets.balance': () => ({
-        walletId: 'carol',
+        walletId: real.wallets.carol.id,
         address: real.wallets.carol.address,
         lovelace: 0n,
         assets: [],
@@ -245,7 +245,7 @@ describe('a wallet that locks itself while the review is open', () => {
     await wrapper.get('form').trigger('submit')
     await flushPromises()
 
-    expect(desk.requests('tx.signAndSubmit')).toEqual([{ txId: real.create.txId, walletId: 'carol' }])
+    expect(desk.requests('tx.signAndSubmit')).toEqual([{ txId: real.create.txId, walletId: real.wallets.carol.id }])
     expect(wrapper.get('[data-testid=sign-locked-meanwhile]').text()).toBe(
       '“Carol’s wallet” has locked. Type its password and sign again.'
     )
@@ -259,7 +259,7 @@ describe('a wallet that locks itself while the review is open', () => {
     await flushPromises()
     expect(desk.requests('tx.signAndSubmit')[1]).toEqual({
       txId: real.create.txId,
-      walletId: 'carol',
+      walletId: real.wallets.carol.id,
       password: 'correct horse'
     })
     expect(wrapper.get('[data-testid=tx-confirmed]').text()).toContain(shorten(real.create.txId))

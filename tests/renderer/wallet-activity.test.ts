@@ -10,7 +10,7 @@ import { FakeDesk, mountWithDesk } from './support/desk'
 import { WALLET } from './support/runtime-json'
 
 const T = 1_800_000_000_000n
-const OTHER: WalletSummary = { ...WALLET, id: 'w2', name: 'Other' }
+const OTHER: WalletSummary = { ...WALLET, id: '22'.repeat(20), name: 'Other' }
 
 /** 23 transactions, newest first: creations, then one application, one withdrawal, one paid by others. */
 const ITEMS: WalletActivityItem[] = Array.from({ length: 23 }, (_, i) => {

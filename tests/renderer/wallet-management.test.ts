@@ -16,7 +16,7 @@ const NOW = 1_900_000_000_000n
 const ACCOUNT_KEY = `acct_xvk1${'q'.repeat(100)}`
 const KEY_FILE = '{\n  "type": "AccountExtendedVerificationKeyShelley_ed25519_bip32"\n}\n'
 const SECOND: WalletSummary = {
-  id: 'w2',
+  id: '22'.repeat(20),
   name: 'Second',
   kind: 'signing-key',
   locked: true,

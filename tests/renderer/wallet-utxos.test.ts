@@ -18,7 +18,7 @@ const GOLD = { policyId: POLICY, assetName: '476f6c64', displayName: 'Gold', qua
 const NONE = { count: 0, lovelace: 0n, assets: [] }
 
 const balance: WalletBalance = {
-  walletId: 'w1',
+  walletId: '11'.repeat(20),
   address: ADDRESS,
   lovelace: 2n ** 53n + 3n,
   assets: [{ policyId: POLICY, assetName: '476f6c64', displayName: 'Gold', quantity: HUGE }],

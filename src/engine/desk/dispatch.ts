@@ -1,12 +1,14 @@
 /**
  * The one entry point of both edges (IPC in main, HTTP for the browser UI): a call name and wire text in, the
  * wire text of a `DeskResult` out. The name is checked against the contract, the request decoded and validated
- * at run time, and every failure becomes a `DeskErrorBody` — this function never rejects.
+ * at run time, the answer checked against the contract too (an answer it does not declare is a bug of the desk,
+ * never sent), and every failure becomes a `DeskErrorBody` — this function never rejects.
  */
 import { DESK_CALLS, type DeskCall, type DeskErrorBody, type DeskResult } from '../../api/contract'
 import { decodeWire, encodeWire, WireError } from '../../api/wire'
 import { INTERNAL_ERROR, knownErrorBody } from './errors'
 import type { DeskHandlers } from './handlers'
+import { RESPONSE_SCHEMAS } from './response-schemas'
 import { describeIssues, REQUEST_SCHEMAS } from './schemas'
 
 /** Larger requests are refused before parsing (a review bundle of a big transaction is well under this). */
@@ -53,12 +55,25 @@ async function run(desk: DeskHandlers, name: unknown, requestWire: unknown, opti
   }
   try {
     const handler = desk[name] as (request: unknown) => Promise<unknown>
-    return { ok: true, value: await handler(parsed.data) } as const
+    const value = await handler(parsed.data)
+    const answer = RESPONSE_SCHEMAS[name].safeParse(value)
+    if (!answer.success) throw new UndeclaredAnswer(name, describeIssues(answer.error))
+    return { ok: true, value } as const
   } catch (e) {
     const body = knownErrorBody(e)
     if (body !== undefined) return failure(body)
     ;(options.logError ?? defaultLog)(name, e)
     return failure(INTERNAL_ERROR)
+  }
+}
+
+/** An answer the contract does not declare: logged with what is wrong, answered as an internal error. */
+class UndeclaredAnswer extends Error {
+  constructor(call: DeskCall, issues: { path: string; message: string }[]) {
+    super(
+      `${call} answered what the contract does not declare: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`
+    )
+    this.name = 'UndeclaredAnswer'
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * The dispatcher on its own, over a stub desk: it passes the decoded, validated request to the right handler,
- * encodes the answer as wire, and turns unexpected failures into a generic error that reveals nothing, logged.
+ * checks and encodes the answer as wire, and turns unexpected failures (an undeclared answer among them) into a
+ * generic error that reveals nothing, logged.
  */
 import { describe, expect, test } from 'vitest'
 import { DESK_CALLS, type DeskResult } from '../../../src/api/contract'
@@ -31,15 +32,24 @@ async function call(desk: DeskHandlers, name: string, request: unknown, logged: 
 
 describe('handleDeskCall', () => {
   test('decodes bigints for the handler and encodes them back', async () => {
-    const { desk, seen } = stubDesk((_name, request) => ({ echo: request, big: 2n ** 70n }))
+    const tip = { slot: 2n ** 70n, blockNo: 1n, time: 1_735_689_600_000n }
+    const { desk, seen } = stubDesk((_name, request) => ({
+      version: '1.0.0',
+      network: 'sandbox',
+      tip,
+      chainTime: (request as { toTime: bigint }).toTime
+    }))
     const { wire, result } = await call(desk, 'sandbox.advance', { toTime: 1_735_689_600_000n })
     expect(seen).toEqual([['sandbox.advance', { toTime: 1_735_689_600_000n }]])
-    expect(result).toEqual({ ok: true, value: { echo: { toTime: 1_735_689_600_000n }, big: 2n ** 70n } })
+    expect(result).toEqual({
+      ok: true,
+      value: { version: '1.0.0', network: 'sandbox', tip, chainTime: 1_735_689_600_000n }
+    })
     expect(wire).toContain('{"$bigint":"1180591620717411303424"}')
   })
 
   test('normalises ids as the schema says (hex to lowercase)', async () => {
-    const { desk, seen } = stubDesk(() => ({ txId: 'x', status: 'unsigned' }))
+    const { desk, seen } = stubDesk((_name, request) => ({ ...(request as object), status: 'unsigned' }))
     await call(desk, 'tx.status', { txId: 'AB'.repeat(32) })
     expect(seen).toEqual([['tx.status', { txId: 'ab'.repeat(32) }]])
   })
@@ -104,6 +114,30 @@ describe('handleDeskCall', () => {
       error: { code: 'InternalError' }
     })
     expect(logged).toHaveLength(1)
+  })
+
+  test('an answer the contract does not declare is never sent: an internal error, logged with what is wrong', async () => {
+    const wallet = { id: 'ab'.repeat(20), name: 'Sam', kind: 'mnemonic', locked: true, address: 'addr_test1xyz' }
+    const answers: Array<[unknown, string]> = [
+      // One field too many: whatever it holds stays in the engine.
+      [[{ ...wallet, mnemonic: 'abandon abandon' }], '0: Unrecognized key: "mnemonic"'],
+      [[{ ...wallet, locked: 'no' }], '0.locked: '],
+      [[{ ...wallet, id: 'Sam' }], '0.id: not a wallet id']
+    ]
+    for (const [answer, problem] of answers) {
+      const logged: unknown[] = []
+      const { wire, result } = await call(stubDesk(() => answer).desk, 'wallets.list', {}, logged)
+      expect(result).toMatchObject({ ok: false, error: { code: 'InternalError' } })
+      expect(wire).not.toContain('abandon')
+      expect(logged).toHaveLength(1)
+      expect(String((logged[0] as Error).message)).toContain(
+        `wallets.list answered what the contract does not declare: ${problem}`
+      )
+    }
+    expect((await call(stubDesk(() => [wallet]).desk, 'wallets.list', {})).result).toEqual({
+      ok: true,
+      value: [wallet]
+    })
   })
 
   test('input that is not wire text is refused', async () => {

@@ -10,6 +10,7 @@ import type { TxIn } from '../../../src/core/cardano/tx'
 import type { Contract, Input } from '../../../src/core/marlowe/types'
 
 interface TestWallet {
+  /** How the review names the wallet (the engine names it by its wallet id). */
   readonly name: string
   readonly address: string
   readonly paymentKeyHash: string
@@ -61,6 +62,9 @@ const modules = {
   flows: '../../engine/build/flows'
 }
 
+/** The wallets' ids here: 40 lowercase hex characters, as the engine's keystore makes them. */
+const WALLET_IDS = { alice: 'a1'.repeat(20), bob: 'b0'.repeat(20), carol: 'c4'.repeat(20) } as const
+
 export interface EngineReviews {
   /** Carol opens the escrow: mints Buyer to alice, Seller to bob, Mediator to carol; reviewed for carol. */
   readonly create: TxReview
@@ -71,21 +75,21 @@ export interface EngineReviews {
   /** `txid#index`, as the API names contracts. */
   readonly contractId: string
   readonly rolesCurrency: string
-  readonly wallets: Readonly<Record<'alice' | 'bob' | 'carol', TestWallet>>
+  /** Each wallet with its id, by which the reviews name it (as the engine's do). */
+  readonly wallets: Readonly<Record<'alice' | 'bob' | 'carol', TestWallet & { readonly id: string }>>
   readonly price: bigint
 }
 
 export async function engineReviews(): Promise<EngineReviews> {
   const support = (await import(/* @vite-ignore */ modules.support)) as BuildSupport
   const { rolesEscrow } = (await import(/* @vite-ignore */ modules.flows)) as { rolesEscrow(): Contract }
-  const [alice, bob, carol] = (['alice', 'bob', 'carol'] as const).map((n) => support.testWallet(n)) as [
-    TestWallet,
-    TestWallet,
-    TestWallet
-  ]
+  const [alice, bob, carol] = (['alice', 'bob', 'carol'] as const).map((n) => ({
+    ...support.testWallet(n),
+    id: WALLET_IDS[n]
+  })) as [TestWallet & { id: string }, TestWallet & { id: string }, TestWallet & { id: string }]
   const h = support.harness()
-  const review = (tx: Uint8Array, wallet: TestWallet, now?: bigint): Promise<TxReview> =>
-    support.reviewFor(h, tx, wallet, now)
+  const review = (tx: Uint8Array, wallet: TestWallet & { id: string }, now?: bigint): Promise<TxReview> =>
+    support.reviewFor(h, tx, { ...wallet, name: wallet.id }, now)
   try {
     const to = (w: TestWallet) => [{ destination: { address: w.address }, quantity: 1n }]
     const created = await h.builder.create(

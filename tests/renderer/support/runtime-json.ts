@@ -52,7 +52,7 @@ export function status(chainTime: bigint, network: AppStatus['network'] = 'sandb
 }
 
 export const WALLET: WalletSummary = {
-  id: 'w1',
+  id: '11'.repeat(20),
   name: 'Test wallet',
   kind: 'mnemonic',
   locked: false,
