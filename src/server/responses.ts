@@ -36,6 +36,16 @@ const HEADER_FIELDS: JsonObject = {
   block: nullable(ref('BlockHeader'))
 }
 
+/** What a transaction's header and its full view both begin with. */
+const TX_FIELDS: JsonObject = {
+  contractId: ref('TxOutRef'),
+  transactionId: ref('TxId'),
+  tags: { type: 'object' },
+  metadata: { type: 'object' },
+  status: ref('TxStatus'),
+  block: nullable(ref('BlockHeader'))
+}
+
 const PAYOUT_HEADER_FIELDS: JsonObject = {
   payoutId: ref('TxOutRef'),
   contractId: ref('TxOutRef'),
@@ -90,21 +100,11 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, JsonObject>> = {
     unclaimedPayouts: array(ref('Payout'))
   }),
   TxHeader: record({
-    contractId: ref('TxOutRef'),
-    transactionId: ref('TxId'),
-    tags: { type: 'object' },
-    metadata: { type: 'object' },
-    status: ref('TxStatus'),
-    block: nullable(ref('BlockHeader')),
+    ...TX_FIELDS,
     utxo: nullable(ref('TxOutRef'))
   }),
   Tx: record({
-    contractId: ref('TxOutRef'),
-    transactionId: ref('TxId'),
-    tags: { type: 'object' },
-    metadata: { type: 'object' },
-    status: ref('TxStatus'),
-    block: nullable(ref('BlockHeader')),
+    ...TX_FIELDS,
     inputUtxo: ref('TxOutRef'),
     inputContract: ref('MarloweContract'),
     inputState: ref('MarloweState'),
