@@ -3,7 +3,8 @@
  * set Marlowe Runtime uses for new contracts, and the sandbox's stand-ins. A sandbox given other validators
  * carries its own deployment (`ChainProvider.deployment`): read it with `deploymentOf(provider)`.
  *
- * mainnet, preprod, preview: Runtime's `caseAsDataV1Scripts` (runtime 1.0.0 on, Plutus V2), from
+ * mainnet, preprod, preview: Runtime's `caseAsDataV1Scripts` (runtime 1.0.0 on, Plutus V2; hashes in the core table
+ * src/core/cardano/review/marlowe-scripts.ts, which the review reads too), from
  * marlowe-runtime `marlowe-runtime/src/Language/Marlowe/Runtime/Core/ScriptRegistry.hs` as summarised in
  * shared/spec/runtime-api.md §11. The payout script sits at output #2 of the transaction whose output #1 holds
  * the semantics script. Older script sets (contracts created before runtime 1.0.0) are not listed.
@@ -12,6 +13,7 @@
  * every contract has its own, made by the engine on every network (src/engine/build/role-token-policy/).
  */
 import { formatShelleyAddress, type Credential } from '../core/cardano/address'
+import { MARLOWE_VALIDATOR_HASHES } from '../core/cardano/review/marlowe-scripts'
 import type { ChainProvider, NetworkName, TxOutRef } from './provider'
 import { SANDBOX_REFERENCE_SCRIPTS, type SandboxReferenceScripts } from './sandbox/reference-scripts'
 
@@ -32,18 +34,17 @@ export interface MarloweDeployment {
   readonly standIn: boolean
 }
 
-const RUNTIME_SCRIPTS = {
-  semantics: '377325ad84a55ba0282d844dff2d5f0f18c33fd4a28a0a9d73c6f60d',
-  payout: 'fcb8885eb5e4f9a5cfca3c75e8c7280e482af32dcdf2d13e47d05d27',
-  openRole: '2722e12a53dfb4fe3742b8a2c0534bd16b0b5ae492a3d76554bbe8a5'
-} as const
-
-function runtimeDeployment(network: NetworkName, scriptsTx: string, openRoleTx: string): MarloweDeployment {
+function runtimeDeployment(
+  network: Exclude<NetworkName, 'sandbox'>,
+  scriptsTx: string,
+  openRoleTx: string
+): MarloweDeployment {
+  const hashes = MARLOWE_VALIDATOR_HASHES[network]
   return Object.freeze({
     network,
-    semantics: { hash: RUNTIME_SCRIPTS.semantics, reference: { txId: scriptsTx, index: 1 } },
-    payout: { hash: RUNTIME_SCRIPTS.payout, reference: { txId: scriptsTx, index: 2 } },
-    openRole: { hash: RUNTIME_SCRIPTS.openRole, reference: { txId: openRoleTx, index: 1 } },
+    semantics: { hash: hashes.semantics, reference: { txId: scriptsTx, index: 1 } },
+    payout: { hash: hashes.payout, reference: { txId: scriptsTx, index: 2 } },
+    openRole: { hash: hashes.openRole, reference: { txId: openRoleTx, index: 1 } },
     standIn: false
   })
 }

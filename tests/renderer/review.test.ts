@@ -7,7 +7,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { DeskError, type PreparedTx, type WalletSummary } from '../../src/api/contract'
-import type { TxReview } from '../../src/core/cardano/review/types'
+import type { KnownWalletEffect, TxReview } from '../../src/core/cardano/review/types'
 import { formatAda } from '../../src/renderer/src/format/amounts'
 import { shorten } from '../../src/renderer/src/format/text'
 import { formatTime } from '../../src/renderer/src/format/time'
@@ -25,6 +25,13 @@ beforeAll(async () => {
   real = await engineReviews()
 }, 120_000)
 afterEach(() => vi.useRealTimers())
+
+/** The first wallet's net effect, which these reviews (every input resolved) know whole. */
+function knownEffect(review: TxReview): KnownWalletEffect {
+  const [effect] = review.netEffect
+  if (effect?.complete !== true) throw new Error('expected a net effect over resolved inputs')
+  return effect
+}
 
 function wallet(name: 'alice' | 'carol', locked = true): WalletSummary {
   const label = name === 'alice' ? 'Alice’s wallet' : 'Carol’s wallet'
@@ -70,13 +77,13 @@ describe('review of an escrow the engine opened', () => {
     const withTokens = real.create.outputs
       .filter((o) => o.address.wallet === undefined && o.value.assets.some((a) => a.policyId === real.rolesCurrency))
       .reduce((sum, o) => sum + o.value.lovelace, 0n)
-    const [effect] = real.create.netEffect
+    const effect = knownEffect(real.create)
     expect(withTokens).toBeGreaterThan(0n)
-    expect(real.create.fee.fee + contractOutput!.value.lovelace + withTokens).toBe(effect!.lovelace)
+    expect(real.create.fee.fee + contractOutput!.value.lovelace + withTokens).toBe(effect.lovelace)
     expect(summary).toContain(
       `You pay a ${formatAda(real.create.fee.fee)} fee and deposit ${formatAda(contractOutput!.value.lovelace)} ` +
         `into the contract (returned when it closes), and send ${formatAda(withTokens)} with the role tokens to ` +
-        `their holders: ${formatAda(effect!.lovelace)} leaves your wallet in all.`
+        `their holders: ${formatAda(effect.lovelace)} leaves your wallet in all.`
     )
     const { alice, bob } = real.wallets
     expect(summary).toContain('Mints 3 role tokens:')
@@ -88,10 +95,10 @@ describe('review of an escrow the engine opened', () => {
 
   test('the net effect is the wallet’s change, fee included, with the role token it receives', async () => {
     const { wrapper } = await reviewScreen(real.create, 'create', wallet('carol'))
-    const [effect] = real.create.netEffect
+    const effect = knownEffect(real.create)
     const text = wrapper.get('[data-testid=net-effect]').text()
     expect(text).toContain('Carol’s wallet')
-    expect(text).toContain(formatAda(-effect!.lovelace))
+    expect(text).toContain(formatAda(-effect.lovelace))
     expect(text).toContain('+1 Mediator')
   })
 
@@ -185,11 +192,11 @@ describe('review of a deposit into it', () => {
     expect(wrapper.get('[data-testid=review-summary]').text()).toContain(
       `In the contract, Buyer deposits ${formatAda(real.price)} into Seller’s account.`
     )
-    const [effect] = real.deposit.netEffect
-    expect(effect!.lovelace).toBe(real.deposit.fee.fee + real.price)
+    const effect = knownEffect(real.deposit)
+    expect(effect.lovelace).toBe(real.deposit.fee.fee + real.price)
     expect(wrapper.get('[data-testid=review-summary]').text()).toContain(
       `You pay a ${formatAda(real.deposit.fee.fee)} fee and deposit ${formatAda(real.price)} into the contract: ` +
-        `${formatAda(effect!.lovelace)} leaves your wallet in all.`
+        `${formatAda(effect.lovelace)} leaves your wallet in all.`
     )
     await wrapper.get('[data-testid=tab-marlowe]').trigger('click')
     const step = wrapper.get('[data-testid=marlowe-step]').text()
@@ -210,6 +217,30 @@ describe('review of a deposit into it', () => {
     expect(submit.attributes('disabled')).toBeDefined()
     await wrapper.get('[data-testid=warnings-ack]').setValue(true)
     expect(submit.attributes('disabled')).toBeUndefined()
+  })
+})
+
+describe('review of the deposit without its inputs (a bare file, no bundle)', () => {
+  test('claims no net effect: it says what is unknown, and what the outputs pay is not read as money received', async () => {
+    const review = real.unreadDeposit
+    const [effect] = review.netEffect
+    const unread = review.inputs.filter((i) => !i.resolved).length
+    expect(unread).toBe(review.inputs.length)
+    expect(effect).toMatchObject({ wallet: 'alice', complete: false, unresolvedInputs: BigInt(unread) })
+    const change = effect!.complete ? 0n : effect!.received.lovelace
+    expect(change).toBeGreaterThan(real.price)
+
+    const { wrapper } = await reviewScreen(review, 'apply', wallet('alice', false))
+    const net = wrapper.get('[data-testid=net-effect]')
+    expect(net.get('[data-complete=false]').text()).toContain(
+      `Unknown: ${unread} spent inputs could not be read, so what this wallet pays in all cannot be worked out.`
+    )
+    expect(net.text()).toContain(`Outputs pay it ${formatAda(change)}`)
+    // The change alone, signed, is the inverted claim ("+2,989.78 ada") this screen must not make.
+    expect(net.text()).not.toContain(formatAda(change, { signed: true }))
+    const summary = wrapper.get('[data-testid=review-summary]').text()
+    expect(summary).toContain(`${unread} spent inputs could not be read, so what your wallets pay in all is unknown.`)
+    expect(summary).not.toMatch(/in all\.|receives/)
   })
 })
 

@@ -1,7 +1,14 @@
 /** The review model as terminal text: what the transaction does first, then the details a signer checks. */
 import { formatRef } from '../../core/cardano/refs'
 import { stringifyJson, type JsonValue } from '../../core/json/lossless'
-import type { AddressView, InputView, OutputView, TxReview, ValueView } from '../../core/cardano/review/types'
+import type {
+  AddressView,
+  InputView,
+  OutputView,
+  PartialWalletEffect,
+  TxReview,
+  ValueView
+} from '../../core/cardano/review/types'
 import { isoUtc } from '../../core/time'
 
 export function formatAda(lovelace: bigint): string {
@@ -53,6 +60,14 @@ function json(v: JsonValue): string {
   return stringifyJson(v)
 }
 
+/** Both sides as they are, no net: what the unread inputs hold (and whose they are) is unknown. */
+function partialEffect(e: PartialWalletEffect): string {
+  const spent =
+    e.spentKnown.lovelace === 0n && e.spentKnown.assets.length === 0 ? '' : `, spends ${value(e.spentKnown)}`
+  const n = e.unresolvedInputs
+  return `${e.wallet}: unknown — ${n} spent input${n === 1n ? '' : 's'} could not be read (review with a bundle); the outputs pay it ${value(e.received)}${spent}`
+}
+
 export function renderReview(r: TxReview): string {
   const out: string[] = []
   const section = (title: string, lines: readonly string[]): void => {
@@ -71,12 +86,13 @@ export function renderReview(r: TxReview): string {
   section(
     'Net effect',
     r.netEffect.map((e) => {
+      if (!e.complete) return partialEffect(e)
       const moves = [e.lovelace >= 0n ? `pays ${formatAda(e.lovelace)}` : `receives ${formatAda(-e.lovelace)}`]
       for (const a of e.assets)
         moves.push(
           `${a.quantity >= 0n ? 'sends' : 'receives'} ${a.quantity >= 0n ? a.quantity : -a.quantity} ${a.assetNameText ?? a.assetName}`
         )
-      return `${e.wallet}: ${moves.join(', ')}${e.complete ? '' : ' (some inputs unresolved)'}`
+      return `${e.wallet}: ${moves.join(', ')}`
     })
   )
   const m = r.marlowe

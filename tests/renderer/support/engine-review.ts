@@ -5,6 +5,7 @@
  * the signer's wallet). The builder is Node code outside this project (tsconfig.web.json), so it is loaded at
  * run time by a computed path and typed here by the little these tests use.
  */
+import { reviewTransaction } from '../../../src/core/cardano/review'
 import type { TxReview } from '../../../src/core/cardano/review/types'
 import type { TxIn } from '../../../src/core/cardano/tx'
 import type { Contract, Input } from '../../../src/core/marlowe/types'
@@ -70,6 +71,8 @@ export interface EngineReviews {
   readonly create: TxReview
   /** Alice, as Buyer, deposits the price; reviewed for alice. */
   readonly deposit: TxReview
+  /** The same deposit reviewed for alice without its inputs (a bare transaction file, no bundle). */
+  readonly unreadDeposit: TxReview
   /** The same deposit reviewed as if a year had passed: it has expired (a danger warning). */
   readonly expiredDeposit: TxReview
   /** `txid#index`, as the API names contracts. */
@@ -134,6 +137,10 @@ export async function engineReviews(): Promise<EngineReviews> {
     return {
       create,
       deposit,
+      unreadDeposit: reviewTransaction(paid.tx, {
+        wallets: [{ id: alice.name, addresses: [alice.address], keyHashes: [alice.paymentKeyHash] }],
+        networkId: 0
+      }),
       expiredDeposit: await review(paid.tx, alice, aYearLater),
       contractId: `${created.contractId.txId}#${created.contractId.index}`,
       rolesCurrency: created.rolesCurrency,

@@ -5,7 +5,7 @@
 import { formatRef } from '../refs'
 import { AddressError } from '../address'
 import { parseAddressText, type DecodedAddress, type DecodedTx, type TxIn, type WitnessDatum } from '../tx'
-import { PUBLISHED_MARLOWE_SCRIPTS } from './marlowe-scripts'
+import { knownMarloweScripts } from './marlowe-scripts'
 import type { MarloweScriptName, OutRef, ResolvedOutput, ReviewContext } from './types'
 
 export interface ReviewEnv {
@@ -38,7 +38,7 @@ export function createEnv(tx: DecodedTx, context: ReviewContext): ReviewEnv {
     for (const text of wallet.addresses ?? []) walletByAddress.set(normaliseAddress(text), wallet.id)
     for (const key of wallet.keyHashes ?? []) walletByKey.set(key.toLowerCase(), wallet.id)
   }
-  const scripts = new Map<string, MarloweScriptName>(Object.entries(PUBLISHED_MARLOWE_SCRIPTS))
+  const scripts = new Map<string, MarloweScriptName>(Object.entries(knownMarloweScripts(txNetworkId(tx, context))))
   for (const [hash, name] of Object.entries(context.marloweScripts ?? {})) scripts.set(hash.toLowerCase(), name)
   const policies = new Map<string, string>()
   for (const [policy, name] of Object.entries(context.knownPolicies ?? {})) policies.set(policy.toLowerCase(), name)
@@ -71,6 +71,17 @@ export function createEnv(tx: DecodedTx, context: ReviewContext): ReviewEnv {
     witnessDatum: (hash) => datums.get(hash.toLowerCase()),
     hasWallets: walletByAddress.size > 0 || walletByKey.size > 0
   }
+}
+
+/**
+ * The network the transaction itself is for: its body's network id and its outputs' addresses say it, whatever
+ * the context claims (a bundle naming a test network cannot make a mainnet transaction's scripts look like the
+ * sandbox's); mainnet when anything in it is.
+ */
+function txNetworkId(tx: DecodedTx, context: ReviewContext): number {
+  const own = [tx.body.networkId, ...tx.body.outputs.map((o) => o.address.networkId)]
+  if (own.includes(1)) return 1
+  return own.includes(0) ? 0 : (context.networkId ?? 1)
 }
 
 function tryParseAddress(text: string): DecodedAddress | undefined {

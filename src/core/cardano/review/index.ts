@@ -1,5 +1,4 @@
 /** Transaction review: one function from bytes (and optional context) to the plain-data model a signer reads. */
 export { reviewTransaction } from './review'
-export { PUBLISHED_MARLOWE_SCRIPTS } from './marlowe-scripts'
 export { TxDecodeError } from '../tx'
 export type * from './types'

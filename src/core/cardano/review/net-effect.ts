@@ -1,7 +1,17 @@
-/** Per own wallet, what leaves it: its resolved inputs minus the outputs paid back to it, per asset. */
+/**
+ * Per own wallet, what leaves it: its inputs minus the outputs paid back to it, per asset — when every input is
+ * resolved. Otherwise what each side holds, unnetted: a net over unknown inputs would be wrong, even inverted.
+ */
 import type { ReviewEnv } from './env'
 import type { InputView, OutputView, WalletEffectView, WithdrawalView } from './types'
 import { ValueBag } from './value-view'
+
+/** What the wallet's resolved inputs hold, what the outputs pay it, and the difference. */
+interface Sides {
+  readonly spent: ValueBag
+  readonly received: ValueBag
+  readonly net: ValueBag
+}
 
 export function netEffect(
   env: ReviewEnv,
@@ -9,31 +19,43 @@ export function netEffect(
   outputs: readonly OutputView[],
   withdrawals: readonly WithdrawalView[]
 ): WalletEffectView[] {
-  const bags = new Map<string, ValueBag>()
-  const bag = (wallet: string): ValueBag => {
-    const existing = bags.get(wallet)
+  const sides = new Map<string, Sides>()
+  const side = (wallet: string): Sides => {
+    const existing = sides.get(wallet)
     if (existing !== undefined) return existing
-    const created = new ValueBag()
-    bags.set(wallet, created)
+    const created = { spent: new ValueBag(), received: new ValueBag(), net: new ValueBag() }
+    sides.set(wallet, created)
     return created
   }
-  for (const input of inputs)
-    if (input.wallet !== undefined && input.value !== undefined) bag(input.wallet).add(input.value, 1n)
-  for (const output of outputs)
-    if (output.address.wallet !== undefined) bag(output.address.wallet).add(output.value, -1n)
+  for (const input of inputs) {
+    if (input.wallet === undefined || input.value === undefined) continue
+    side(input.wallet).spent.add(input.value, 1n)
+    side(input.wallet).net.add(input.value, 1n)
+  }
+  for (const output of outputs) {
+    if (output.address.wallet === undefined) continue
+    side(output.address.wallet).received.add(output.value, 1n)
+    side(output.address.wallet).net.add(output.value, -1n)
+  }
   const withdrawn = new Map<string, bigint>()
   for (const w of withdrawals) {
     if (w.address.wallet !== undefined) {
-      bag(w.address.wallet)
+      side(w.address.wallet)
       withdrawn.set(w.address.wallet, (withdrawn.get(w.address.wallet) ?? 0n) + w.amount)
     }
   }
-  const complete = inputs.every((i) => i.resolved)
-  return [...bags].map(([wallet, b]) => ({
-    wallet,
-    lovelace: b.lovelace,
-    assets: b.assets(env),
-    withdrawn: withdrawn.get(wallet) ?? 0n,
-    complete
-  }))
+  const unresolved = BigInt(inputs.filter((i) => !i.resolved).length)
+  return [...sides].map(([wallet, { spent, received, net }]) => {
+    const common = { wallet, withdrawn: withdrawn.get(wallet) ?? 0n }
+    if (unresolved > 0n) {
+      return {
+        ...common,
+        complete: false,
+        received: { lovelace: received.lovelace, assets: received.assets(env) },
+        spentKnown: { lovelace: spent.lovelace, assets: spent.assets(env) },
+        unresolvedInputs: unresolved
+      }
+    }
+    return { ...common, complete: true, lovelace: net.lovelace, assets: net.assets(env) }
+  })
 }

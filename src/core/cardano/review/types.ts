@@ -477,17 +477,36 @@ export interface MarloweView {
   }>
 }
 
-export interface WalletEffectView {
+interface WalletEffectBase {
   readonly wallet: string
-  /** Lovelace leaving the wallet: its resolved inputs minus its outputs (negative when it receives). */
+  /** Rewards withdrawn to the wallet's stake keys (arrive through outputs). */
+  readonly withdrawn: bigint
+}
+
+/** Every input resolved: what leaves the wallet in all. */
+export interface KnownWalletEffect extends WalletEffectBase {
+  readonly complete: true
+  /** Lovelace leaving the wallet: its inputs minus its outputs (negative when it receives). */
   readonly lovelace: bigint
   /** Per asset, what leaves the wallet (negative when it receives). */
   readonly assets: readonly AssetView[]
-  /** Rewards withdrawn to the wallet's stake keys (arrive through outputs). */
-  readonly withdrawn: bigint
-  /** False when some inputs are unresolved, so the inputs side may be incomplete. */
-  readonly complete: boolean
 }
+
+/**
+ * Some inputs unresolved: whose they are and what they hold is unknown, so no net is claimed (outputs alone would
+ * read as money received) — only what the outputs pay the wallet and what its resolved inputs hold.
+ */
+export interface PartialWalletEffect extends WalletEffectBase {
+  readonly complete: false
+  /** What the outputs pay to the wallet. */
+  readonly received: ValueView
+  /** What the wallet's resolved inputs hold: the part of what it spends that is known. */
+  readonly spentKnown: ValueView
+  /** The transaction's inputs that could not be read (anyone's). */
+  readonly unresolvedInputs: bigint
+}
+
+export type WalletEffectView = KnownWalletEffect | PartialWalletEffect
 
 export interface FeeView {
   readonly fee: bigint

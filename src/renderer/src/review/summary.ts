@@ -85,11 +85,13 @@ interface Flows {
 function cost(review: TxReview): string {
   const fee = formatAda(review.fee.fee)
   const payers = new Set(review.inputs.flatMap((i) => (i.owner === 'own' && i.wallet !== undefined ? [i.wallet] : [])))
-  if (payers.size === 0) {
-    const unread = review.inputs.some((i) => !i.resolved)
-    return unread ? `The fee is ${fee}.` : `The fee is ${fee}; none of your wallets pays for this transaction.`
+  const unread = review.inputs.filter((i) => !i.resolved).length
+  if (unread > 0) {
+    const inputs = unread === 1 ? '1 spent input' : `${unread} spent inputs`
+    return `The fee is ${fee}. ${inputs} could not be read, so what your wallets pay in all is unknown.`
   }
-  const total = review.netEffect.reduce((sum, e) => (payers.has(e.wallet) ? sum + e.lovelace : sum), 0n)
+  if (payers.size === 0) return `The fee is ${fee}; none of your wallets pays for this transaction.`
+  const total = review.netEffect.reduce((sum, e) => (payers.has(e.wallet) && e.complete ? sum + e.lovelace : sum), 0n)
   const flows = paidFlows(review, payers)
   const rest = total - review.fee.fee - flows.contract - flows.payouts - flows.roleTokens - flows.others - flows.rewards
   const opens = review.marlowe.created.length > 0

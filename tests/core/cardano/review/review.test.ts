@@ -10,7 +10,9 @@ import {
   type TxReview
 } from '../../../../src/core/cardano/review'
 import { parseJson, stringifyJson, type JsonValue } from '../../../../src/core/json/lossless'
-import { hex } from '../cbor/encode'
+import { MARLOWE_VALIDATOR_HASHES } from '../../../../src/core/cardano/review/marlowe-scripts'
+import { hex, unhex } from '../cbor/encode'
+import { craft } from '../tx/craft'
 import {
   ANCHOR_HASH,
   COST_MODEL_V2,
@@ -348,5 +350,29 @@ describe('reviewTransaction: context', () => {
     expect(review.netEffect).toEqual([])
     expect(review.inputs.map((i) => i.ref.txId)).toEqual([TX_A, TX_B])
     expect(TX_C).not.toBe(TX_B)
+  })
+})
+
+describe('Marlowe validators of every network', () => {
+  /** A transaction paying 2 ada to the enterprise address `header` + the sandbox's stand-in semantics hash. */
+  const payingStandIn = (header: '70' | '71'): Uint8Array =>
+    craft([
+      [0, { tag: 258, value: [[unhex(TX_A), 0]] }],
+      [1, [[unhex(`${header}${MARLOWE_VALIDATOR_HASHES.sandbox.semantics}`), 2_000_000]]],
+      [2, 200_000]
+    ])
+
+  it("names the sandbox's validators in a test network's transaction, whichever network the reviewer is on", () => {
+    for (const networkId of [0, 1, undefined]) {
+      const context = networkId === undefined ? {} : { networkId }
+      expect(reviewTransaction(payingStandIn('70'), context).outputs[0]?.address.scriptName).toBe('marlowe-semantics')
+    }
+  })
+
+  it('never takes the always-succeeding stand-ins for Marlowe on mainnet, whatever the context claims', () => {
+    for (const networkId of [0, 1, undefined]) {
+      const context = networkId === undefined ? {} : { networkId }
+      expect(reviewTransaction(payingStandIn('71'), context).outputs[0]?.address.scriptName).toBeUndefined()
+    }
   })
 })
