@@ -74,8 +74,10 @@ export function runInTerminal(
       child.kill()
       fail(new Error(`no prompt "${answers[next]?.[0] ?? ''}" within 30 s; terminal showed:\n${seen}`))
     }, 30_000)
-    child.stdout.on('data', (chunk: Buffer) => {
-      seen += chunk.toString('utf8')
+    // Decoded across chunks: a character split between two reads (a QR code's ▄, say) stays whole.
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', (chunk: string) => {
+      seen += chunk
       const answer = answers[next]
       if (answer !== undefined && seen.includes(answer[0])) {
         next += 1

@@ -36,6 +36,7 @@ import { writeNew } from '../files'
 import { withService } from '../service-client'
 import { TX_ID } from '../../server/requests/ids'
 import { buildCommand } from './tx-build'
+import { qrCommands } from './tx-qr'
 
 const MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -360,4 +361,13 @@ ${ONLINE_RULE}`,
   }
 }
 
-export const txCommands: readonly Command[] = [buildCommand, review, sign, assemble, bundle, submit, discard]
+export const txCommands: readonly Command[] = [
+  buildCommand,
+  review,
+  sign,
+  assemble,
+  bundle,
+  submit,
+  discard,
+  ...qrCommands
+]
