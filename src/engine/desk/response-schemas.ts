@@ -30,6 +30,12 @@ const sentence = z.string().min(1)
 const txKind = z.enum(['create', 'apply', 'withdraw', 'burn'])
 const txStatus = z.enum(['unsigned', 'submitted', 'confirmed'])
 const vendor = z.enum(['ledger', 'trezor'])
+const uuid = z.uuid()
+const qrSequence = z.strictObject({
+  parts: z.array(z.string().min(1)).min(1),
+  fragments: z.int().min(1),
+  payloadBytes: count
+})
 
 const walletSummary: z.ZodType<WalletSummary> = z.strictObject({
   id: walletId,
@@ -235,22 +241,31 @@ export const RESPONSE_SCHEMAS: Schemas = {
     missing: z.array(hex)
   }),
   'tx.signWithDevice': txState,
+  'tx.keystoneRequest': z.strictObject({
+    requestId: uuid,
+    sequence: qrSequence,
+    paths: z.array(z.string().regex(/^m(\/\d+'?)+$/, 'not a derivation path')),
+    missing: z.array(hex)
+  }),
+  'tx.signWithKeystone': txState,
   'tx.exportUnsigned': exportedFile,
   'tx.exportBundle': exportedFile,
   'tx.import': z.strictObject({ txId, known: z.boolean(), review: txReview, cborHex: hex.min(2) }),
   'tx.signOffline': exportedFile,
   'tx.submitWitness': txState,
-  'qr.encode': z.strictObject({
-    parts: z.array(z.string().min(1)).min(1),
-    fragments: z.int().min(1),
-    payloadBytes: count
-  }),
+  'qr.encode': qrSequence,
   'qr.scan': z.strictObject({
     received: count,
     expected: count,
     percent: z.number().min(0).max(100),
     kind: z.enum(['bundle', 'witness']).exactOptional(),
     payload: qrPayload.exactOptional()
+  }),
+  'qr.scanKeystone': z.strictObject({
+    received: count,
+    expected: count,
+    percent: z.number().min(0).max(100),
+    signature: z.strictObject({ requestId: uuid, cbor: hex.min(2) }).exactOptional()
   }),
   'tx.resume': preparedTx,
   'tx.discard': z.strictObject({ txId }),
