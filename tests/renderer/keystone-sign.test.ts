@@ -26,8 +26,11 @@ beforeAll(async () => {
   real = await engineReviews()
 }, 120_000)
 
+/** A watch-only wallet's id, 40 lowercase hex characters as the keystore makes them. */
+const KEYSTONE_WALLET = 'ce'.repeat(20)
+
 const watchOnly = (): WalletSummary => ({
-  id: 'ks',
+  id: KEYSTONE_WALLET,
   name: 'Carol’s Keystone',
   kind: 'watch-only',
   locked: true,
@@ -89,7 +92,7 @@ test('the sign request for the fingerprint, the scanned signature sent back with
   await panel.get('form').trigger('submit')
   await flushPromises()
   expect(desk.requests('tx.keystoneRequest')).toEqual([
-    { txId: real.create.txId, walletId: 'ks', masterFingerprint: '1A2B3C4D' }
+    { txId: real.create.txId, walletId: KEYSTONE_WALLET, masterFingerprint: '1A2B3C4D' }
   ])
   expect(panel.get('[data-testid=qr-player]').get('[data-testid=qr-frame]').attributes('aria-label')).toBe(
     'The transaction as a Keystone sign request'
@@ -110,8 +113,8 @@ test('the sign request for the fingerprint, the scanned signature sent back with
   refuse = false
   await scanned('a201d82551')
   expect(desk.requests('tx.signWithKeystone')).toEqual([
-    { txId: real.create.txId, walletId: 'ks', requestId: REQUEST_ID, signature: 'a201d82550' },
-    { txId: real.create.txId, walletId: 'ks', requestId: REQUEST_ID, signature: 'a201d82551' }
+    { txId: real.create.txId, walletId: KEYSTONE_WALLET, requestId: REQUEST_ID, signature: 'a201d82550' },
+    { txId: real.create.txId, walletId: KEYSTONE_WALLET, requestId: REQUEST_ID, signature: 'a201d82551' }
   ])
   expect(wrapper.get('[data-testid=sign-panel]').text()).toContain('Submitted')
 })
