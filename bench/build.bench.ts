@@ -323,7 +323,7 @@ async function throughService(dir: string): Promise<Served> {
   const sandbox = SandboxProvider.open({})
   let opened: OpenService | undefined
   try {
-    opened = openService({ provider: sandbox, databasePath: join(dir, 'service-sandbox.sqlite') })
+    opened = await openService({ provider: sandbox, databasePath: join(dir, 'service-sandbox.sqlite') })
     const { service, follower } = opened
     const app = createServer({ service, token: TOKEN, logLevel: 'warn' })
     try {

@@ -120,7 +120,7 @@ async function throughBlockfrost(dir: string): Promise<{ rate: number; pages: nu
   const sandbox = SandboxProvider.open({ clockTickMs: false })
   const peer = await blockfrostPeer(sandbox, history)
   const provider = sandboxBlockfrost(peer)
-  const opened = openService({ provider, databasePath: join(dir, 'blockfrost.sqlite'), followEveryMs: false })
+  const opened = await openService({ provider, databasePath: join(dir, 'blockfrost.sqlite'), followEveryMs: false })
   try {
     const pages = await readPages(provider, history.txs.length)
     const { rate } = await catchUp(opened, history.txs.length)
@@ -146,7 +146,7 @@ async function throughKupo(dir: string): Promise<{ rate: number; pages: number; 
   const reader = await OgmiosBlockReader.connect(rpcClientOptions({ url: ogmios.url, heartbeatMs: false }))
   const index = new KupoScriptIndex({ kupo: new KupoClient({ url: kupo.url }), blocks: reader })
   const provider = withScriptIndex(indexedSandbox(sandbox, history), index)
-  const opened = openService({ provider, databasePath: join(dir, 'kupo.sqlite'), followEveryMs: false })
+  const opened = await openService({ provider, databasePath: join(dir, 'kupo.sqlite'), followEveryMs: false })
   try {
     const pages = await readPages(provider, history.txs.length)
     const { rate } = await catchUp(opened, history.txs.length)
@@ -172,7 +172,7 @@ export async function benchChainIndex(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-index-'))
   const sandbox = SandboxProvider.open({ clockTickMs: false })
-  const opened = openService({
+  const opened = await openService({
     provider: indexedSandbox(sandbox, history),
     databasePath: join(dir, 'index.sqlite'),
     followEveryMs: false
@@ -181,8 +181,8 @@ export async function benchChainIndex(): Promise<void> {
     const rssBefore = await settledRss()
     const { rate: indexRate, rss: rssAt } = await catchUp(opened, total)
     const listed = opened.service.listContracts()
-    if (listed.length !== CONTRACTS || listed.some((c) => c.current !== undefined)) {
-      throw new Error(`expected ${CONTRACTS} closed contracts, the index lists ${listed.length}`)
+    if ((await listed).length !== CONTRACTS || (await listed).some((c) => c.current !== undefined)) {
+      throw new Error(`expected ${CONTRACTS} closed contracts, the index lists ${(await listed).length}`)
     }
 
     const blockfrost = await throughBlockfrost(dir)

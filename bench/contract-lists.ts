@@ -52,7 +52,7 @@ async function served(dir: string, contracts: number): Promise<Served> {
   const party = { type: 'Address' as const, address: owner.address }
   const history = syntheticHistory(contracts, marloweDeployment('sandbox').semantics.hash, party)
   const sandbox = SandboxProvider.open({ clockTickMs: false })
-  const opened: OpenService = openService({
+  const opened: OpenService = await openService({
     provider: indexedSandbox(sandbox, history),
     databasePath: join(dir, `contracts-${contracts}.sqlite`),
     followEveryMs: false
@@ -71,7 +71,7 @@ async function served(dir: string, contracts: number): Promise<Served> {
   if (!restored.ok) throw new Error(`wallets.restore: ${restored.error.message}`)
   const base = `http://127.0.0.1:${await listen(app, 0)}`
   const all = opened.store.contractPage({}, { order: 'desc', offset: Math.floor(contracts / 2), limit: 1 })
-  const middle = all?.rows[0]?.contractId
+  const middle = (await all)?.rows[0]?.contractId
   if (middle === undefined) throw new Error(`the store of ${contracts} contracts has no middle contract`)
   return {
     contracts,

@@ -159,7 +159,7 @@ export interface EventLoopRuns {
 /** The three requests on a fresh in-memory sandbox and service; `sandbox` options choose its evaluator. */
 export async function eventLoopRuns(options: SandboxOptions): Promise<EventLoopRuns> {
   const sandbox = SandboxProvider.open({ clockTickMs: false, ...options })
-  const opened = openService({ provider: sandbox, databasePath: ':memory:', followEveryMs: false })
+  const opened = await openService({ provider: sandbox, databasePath: ':memory:', followEveryMs: false })
   const app = createServer({ service: opened.service, logLevel: 'warn' })
   try {
     await sandbox.fund(creator.address, 10_000n * 1_000_000n)

@@ -156,7 +156,7 @@ class Histories {
       await this.confirm({ kind: 'apply', contractId: history.contractId, transactionId: built.transactionId }, built)
       history.txIds.push(built.transactionId)
       history.left -= 1
-      for (const p of service.getTransaction(history.contractId, built.transactionId).payouts) {
+      for (const p of (await service.getTransaction(history.contractId, built.transactionId)).payouts) {
         history.unclaimed.push(parseRef(p.payoutId)!)
       }
       if (history.unclaimed.length >= WITHDRAW_EVERY || i === count - 1) {
@@ -201,7 +201,7 @@ export async function benchScale(): Promise<void> {
   await benchContractLists()
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-scale-'))
   const sandbox = SandboxProvider.open({ clockTickMs: false })
-  const opened = openService({ provider: sandbox, databasePath: join(dir, 'store.sqlite'), followEveryMs: false })
+  const opened = await openService({ provider: sandbox, databasePath: join(dir, 'store.sqlite'), followEveryMs: false })
   const app = createServer({ service: opened.service, logLevel: 'warn' })
   try {
     const histories = new Histories(opened, LARGE + 1)
@@ -215,13 +215,13 @@ export async function benchScale(): Promise<void> {
     const driveSeconds = (performance.now() - driveStart) / 1000
     for (const h of [small, large]) {
       const view = opened.service.getContract(h.contractId)
-      if (view.unclaimedPayouts.length > 0) throw new Error(`${h.contractId} has payouts left unclaimed`)
+      if ((await view).unclaimedPayouts.length > 0) throw new Error(`${h.contractId} has payouts left unclaimed`)
     }
 
     const base = `http://127.0.0.1:${await listen(app, 0)}`
     const contractUrl = (h: History) => `${base}/contracts/${encodeURIComponent(h.contractId)}`
     // A write between samples: the response cache keeps answers only while the store is unchanged.
-    const uncached = (): void => opened.store.setChainCursor(opened.store.chainCursor()!)
+    const uncached = async (): Promise<void> => opened.store.setChainCursor((await opened.store.chainCursor())!)
     const ops = {
       page: (h: History) => get(`${contractUrl(h)}/transactions`, { range: `transactionId;limit ${PAGE}` }),
       middlePage: (h: History) =>

@@ -155,17 +155,17 @@ interface HttpRuns {
 async function httpRuns(dir: string): Promise<HttpRuns> {
   const sandbox = SandboxProvider.open({ clockTickMs: false })
   const opened: OpenService[] = []
-  const open = (name: string): OpenService => {
-    const o = openService({ provider: sandbox, databasePath: join(dir, `${name}.sqlite`), followEveryMs: false })
+  const open = async (name: string): Promise<OpenService> => {
+    const o = await openService({ provider: sandbox, databasePath: join(dir, `${name}.sqlite`), followEveryMs: false })
     opened.push(o)
     return o
   }
   try {
     await fundUtxos(sandbox, POST_WARMUP + POST_REQUESTS + 32)
-    const served = open('served')
-    const inProcess = open('in-process')
+    const served = await open('served')
+    const inProcess = await open('in-process')
     const contractId = await confirmedContract(served)
-    const app = createServer({ service: served.service, logLevel: 'warn' })
+    const app = createServer({ service: (await served).service, logLevel: 'warn' })
     try {
       const base = `http://127.0.0.1:${await listen(app, 0)}`
       const post = {
@@ -207,7 +207,7 @@ async function httpRuns(dir: string): Promise<HttpRuns> {
         const contract = swapContract(sandbox)
         const ids: string[] = []
         for (let i = 0; i < READ_IDS; i += 1) ids.push(await createAndSubmit(served, writer, contract))
-        await served.follower.sync()
+        await (await served).follower.sync()
         const paths = ids.map((id) => `/contracts/${encodeURIComponent(id)}`)
         const spread = { ...get, url: `${base}${paths[0]!}`, paths }
         await httpLoad({ ...spread, seconds: GET_WARMUP_SECONDS })
@@ -320,7 +320,7 @@ async function usedHome(): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-used-home-'))
   const sandbox = SandboxProvider.open({ dataDir: join(home, 'sandbox'), clockTickMs: false })
   try {
-    const opened = openService({
+    const opened = await openService({
       provider: sandbox,
       databasePath: join(home, 'service-sandbox.sqlite'),
       followEveryMs: false

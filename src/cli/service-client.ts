@@ -108,7 +108,7 @@ export async function withService<T>(
     return work(client)
   }
   const chain = await openChain(command, choice, { follow: false })
-  const opened = openService({
+  const opened = await openService({
     provider: chain.provider,
     databasePath: join(home, `service-${chain.network}.sqlite`),
     followEveryMs: false

@@ -168,7 +168,7 @@ export class DeskHost {
       }
     }
     const localApi = options.fixedLocalApi === undefined ? new LocalApi(apiToken(options.dataDir)) : undefined
-    const opened = openServiceOf(options, chain)
+    const opened = await openServiceOf(options, chain)
     const running = { chain, node, opened, keystore }
     const host = new DeskHost(options, loaded.settings, warning, running, localApi, throttle)
     await localApi?.apply(loaded.settings.localApi, host.engine.opened.service)
@@ -267,7 +267,7 @@ export class DeskHost {
       if (chain !== undefined) {
         // Same network, other node: the same SQLite file, so the old service lets go of it first.
         await old.opened.close()
-        opened = openServiceOf(this.options, chain)
+        opened = await openServiceOf(this.options, chain)
       }
       if (keystore !== undefined) old.keystore.lockAll()
       this.engine = this.engineOf(
@@ -356,7 +356,7 @@ async function openChainOf(options: DeskHostOptions, settings: DeskSettings): Pr
   return { ...chain, storeFile: storeFileOf(chain.network) }
 }
 
-function openServiceOf(options: DeskHostOptions, chain: HostChain): OpenService {
+function openServiceOf(options: DeskHostOptions, chain: HostChain): Promise<OpenService> {
   return openService({
     ...options.service,
     provider: chain.provider,

@@ -16,7 +16,7 @@ export class ResponseCache {
   constructor(private readonly maxChars = DEFAULT_MAX_CHARS) {}
 
   /** The body for `key` at `version`, made by `make` unless it is already known. */
-  get(key: string, version: number, make: () => string): string {
+  async get(key: string, version: number, make: () => Promise<string>): Promise<string> {
     const hit = this.entries.get(key)
     if (hit !== undefined) {
       this.forget(key, hit.body)
@@ -25,7 +25,7 @@ export class ResponseCache {
         return hit.body
       }
     }
-    const body = make()
+    const body = await make()
     // An answer larger than the whole cache is not kept: it would push out every other for one reader.
     if (body.length <= this.maxChars) this.keep(key, { version, body })
     return body

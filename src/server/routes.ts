@@ -139,7 +139,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     const q = decodeContractsQuery(request.query)
     const range = parseRangeHeader(header(request, 'range'), 'contractId')
     // Paged by the store: the cost is the page's, however many contracts the chain holds.
-    const page = service.pageContracts(
+    const page = await service.pageContracts(
       {
         roleCurrencies: q.roleCurrencies,
         tags: q.tags,
@@ -178,8 +178,8 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
 
   app.get('/contracts/:contractId', { preHandler: jsonOnly }, async (request, reply) => {
     const contractId = contractIdOf(request)
-    const body = cache.get(`contract ${contractId}`, service.stateVersion, () => {
-      const view = service.getContract(contractId)
+    const body = await cache.get(`contract ${contractId}`, service.stateVersion, async () => {
+      const view = await service.getContract(contractId)
       const l: JsonObject = view.status === 'confirmed' ? { transactions: links.transactions(view.contractId) } : {}
       return stringifyJson({ resource: contractStateJson(view), links: l })
     })
@@ -195,7 +195,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   app.get('/contracts/:contractId/next', { preHandler: jsonOnly }, async (request, reply) => {
     const contractId = contractIdOf(request)
     const q = decodeNextQuery(withIndexedParties(request.query))
-    const steps = service.next(contractId, {
+    const steps = await service.next(contractId, {
       interval: { from: q.validityStart, to: q.validityEnd },
       parties: q.parties
     })
@@ -206,7 +206,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
     const contractId = contractIdOf(request)
     const range = parseRangeHeader(header(request, 'range'), 'transactionId')
     // Paged by the store: the cost is the page's, however long the contract's history.
-    const page = service.pageTransactions(contractId, storePage(range))
+    const page = await service.pageTransactions(contractId, storePage(range))
     if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Starting transaction not found')
     setPageHeaders(reply, pageHeaders(range, { values: page.ids, totalCount: page.total }))
     return sendJson(reply, 206, {
@@ -241,8 +241,8 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   app.get('/contracts/:contractId/transactions/:transactionId', { preHandler: jsonOnly }, async (request, reply) => {
     const contractId = contractIdOf(request)
     const transactionId = decodeTransactionId(params(request).transactionId ?? '')
-    const body = cache.get(`tx ${contractId} ${transactionId}`, service.stateVersion, () => {
-      const view = service.getTransaction(contractId, transactionId)
+    const body = await cache.get(`tx ${contractId} ${transactionId}`, service.stateVersion, async () => {
+      const view = await service.getTransaction(contractId, transactionId)
       return stringifyJson({ resource: txJson(view), links: txLinks(view) })
     })
     return sendJsonText(reply, 200, body)
@@ -258,7 +258,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   app.get('/withdrawals', { preHandler: jsonOnly }, async (request, reply) => {
     const q = decodeWithdrawalsQuery(request.query)
     const range = parseRangeHeader(header(request, 'range'), 'withdrawalId')
-    const page = service.pageWithdrawals(q.roleCurrencies, storePage(range))
+    const page = await service.pageWithdrawals(q.roleCurrencies, storePage(range))
     if (page === undefined) throw new HttpError(416, 'RangeNotSatisfiable', 'Initial withdrawal ID not found')
     setPageHeaders(reply, pageHeaders(range, { values: page.ids, totalCount: page.total }))
     return sendJson(reply, 206, {
@@ -277,7 +277,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   })
 
   app.get('/withdrawals/:withdrawalId', { preHandler: jsonOnly }, async (request, reply) => {
-    const view = service.getWithdrawal(decodeWithdrawalId(params(request).withdrawalId ?? ''))
+    const view = await service.getWithdrawal(decodeWithdrawalId(params(request).withdrawalId ?? ''))
     return sendJson(reply, 200, withdrawalJson(view))
   })
 
@@ -304,7 +304,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   app.get('/payouts', { preHandler: jsonOnly }, async (request, reply) => {
     const q = decodePayoutsQuery(request.query)
     const range = parseRangeHeader(header(request, 'range'), 'payoutId')
-    const page = service.pagePayouts(
+    const page = await service.pagePayouts(
       {
         contractIds: q.contractIds.map(formatRef),
         roleTokens: q.roleTokens.map((r) => ({ policyId: r.policyId, role: r.assetName })),
@@ -320,7 +320,7 @@ export function registerRoutes(app: FastifyInstance, service: MarloweService): v
   })
 
   app.get('/payouts/:payoutId', { preHandler: jsonOnly }, async (request, reply) => {
-    const view = service.getPayout(formatRef(decodePayoutId(params(request).payoutId ?? '')))
+    const view = await service.getPayout(formatRef(decodePayoutId(params(request).payoutId ?? '')))
     return sendJson(reply, 200, { resource: payoutStateJson(view), links: payoutLinks(view) })
   })
 

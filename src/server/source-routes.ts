@@ -74,7 +74,7 @@ export function registerSourceRoutes(app: FastifyInstance, service: MarloweServi
       }
       const documents = decodeObjectBundles(request.body as JsonValue[])
       try {
-        const imported = sources.import(main, documents)
+        const imported = await sources.import(main, documents)
         return sendJson(reply, 200, {
           contractSourceId: imported.contractSourceId,
           intermediateIds: Object.fromEntries(imported.intermediateIds)
@@ -87,19 +87,19 @@ export function registerSourceRoutes(app: FastifyInstance, service: MarloweServi
     scope.get('/contracts/sources/:contractSourceId', async (request, reply) => {
       const id = sourceIdOf(request.params)
       const { expand } = decodeContractSourceQuery(request.query)
-      const contract = sources.get(id, expand)
+      const contract = await sources.get(id, expand)
       return contract === undefined ? notFound(reply, id) : sendJson(reply, 200, encodeContract(contract))
     })
 
     scope.get('/contracts/sources/:contractSourceId/adjacency', async (request, reply) => {
       const id = sourceIdOf(request.params)
-      const results = sources.adjacency(id)
+      const results = await sources.adjacency(id)
       return results === undefined ? notFound(reply, id) : sendJson(reply, 200, { results: [...results] })
     })
 
     scope.get('/contracts/sources/:contractSourceId/closure', async (request, reply) => {
       const id = sourceIdOf(request.params)
-      const results = sources.closure(id)
+      const results = await sources.closure(id)
       return results === undefined ? notFound(reply, id) : sendJson(reply, 200, { results: [...results] })
     })
   })

@@ -1,12 +1,13 @@
 /**
- * Input reservations kept in SQLite, so they hold across restarts and across processes sharing the file:
- * the check for conflicts and the insert happen in one IMMEDIATE transaction, which SQLite serialises.
- * It has the shape of the engine's `InputReservations` (src/engine/build/reservations.ts), which the
+ * Input reservations kept in the store, so they hold across restarts and across processes sharing it. In SQLite
+ * the check for conflicts and the insert happen in one IMMEDIATE transaction, which SQLite serialises. A store's
+ * reservations have the shape of the engine's `InputReservations` (src/engine/build/reservations.ts), which the
  * engine is handed; the store itself imports nothing above core.
  */
 import { formatRef } from '../core/cardano/refs'
 import type { TxIn as OutRef } from '../core/cardano/tx'
 import type { Db } from './database'
+import type { SqliteGate } from './sqlite-gate'
 
 export interface StoredReservation {
   readonly key: string
@@ -18,7 +19,21 @@ export interface StoredReservation {
 
 export type ReserveOutcome = { readonly ok: true } | { readonly ok: false; readonly conflicts: readonly string[] }
 
-export class SqliteInputReservations {
+export interface StoredReservations {
+  /**
+   * Frees the reservations no stored build holds: a process killed between reserving a build's inputs and
+   * storing the build leaves one behind, which would keep those inputs from every build until it lapsed. Run
+   * when the store is opened, before any build of this process; how many were freed.
+   */
+  releaseOrphans(): Promise<number>
+  /** The refs held by reservations live at `now`, by how they are held. */
+  reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }>
+  /** Records `reservation` unless it would share a spent input with a live one; then reports the conflicts. */
+  tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome>
+  release(key: string): Promise<void>
+}
+
+export class SqliteInputReservations implements StoredReservations {
   private readonly deleteExpired
   private readonly selectLive
   private readonly selectConflicts
@@ -27,7 +42,11 @@ export class SqliteInputReservations {
   private readonly deleteReservation
   private readonly deleteOrphans
 
-  constructor(private readonly db: Db) {
+  private readonly db: Db
+
+  constructor(private readonly gate: SqliteGate) {
+    const db = gate.db
+    this.db = db
     this.deleteExpired = db.prepare('DELETE FROM reservations WHERE expires_at <= ?')
     this.selectLive = db.prepare<[], { ref: string; mode: string }>('SELECT ref, mode FROM reservation_refs')
     // A spend conflicts with any live use of the ref; a collateral use only with a live spend.
@@ -43,25 +62,24 @@ export class SqliteInputReservations {
   }
 
   /**
-   * Frees the reservations no stored build holds: a process killed between reserving a build's inputs and
-   * storing the build leaves one behind, which would keep those inputs from every build until it lapsed. Run
-   * when the store is opened, before any build of this process; how many were freed. (A second process
-   * building on the same file at that very moment would lose its reservation for that build: at worst two
-   * builds then spend one input, and the node refuses the second at submit.)
+   * (A second process building on the same file at that very moment would lose its reservation for that build:
+   * at worst two builds then spend one input, and the node refuses the second at submit.)
    */
-  releaseOrphans(): number {
-    return this.deleteOrphans.run().changes
+  releaseOrphans(): Promise<number> {
+    return this.gate.run(() => this.deleteOrphans.run().changes)
   }
 
-  reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }> {
-    const rows = this.db.transaction(() => {
-      this.deleteExpired.run(now)
-      return this.selectLive.all()
-    })()
+  async reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }> {
+    const rows = await this.gate.run(() =>
+      this.db.transaction(() => {
+        this.deleteExpired.run(now)
+        return this.selectLive.all()
+      })()
+    )
     const spent = new Set<string>()
     const collateral = new Set<string>()
     for (const { ref, mode } of rows) (mode === 'spend' ? spent : collateral).add(ref)
-    return Promise.resolve({ spent, collateral })
+    return { spent, collateral }
   }
 
   tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome> {
@@ -70,13 +88,15 @@ export class SqliteInputReservations {
     // A reservation needs no sync of its own: the build stored after it commits with one, which takes the
     // reservation's earlier WAL frames to the disk too, and one lost to a power cut before that is what
     // `releaseOrphans` frees anyway. Skipping it spares one of a service build's two syncs.
-    const level = this.db.pragma('synchronous', { simple: true }) as number
-    this.db.pragma('synchronous = NORMAL')
-    try {
-      return Promise.resolve(this.reserveNow(spend, collateral, reservation, now))
-    } finally {
-      this.db.pragma(`synchronous = ${level}`)
-    }
+    return this.gate.run(() => {
+      const level = this.db.pragma('synchronous', { simple: true }) as number
+      this.db.pragma('synchronous = NORMAL')
+      try {
+        return this.reserveNow(spend, collateral, reservation, now)
+      } finally {
+        this.db.pragma(`synchronous = ${level}`)
+      }
+    })
   }
 
   private reserveNow(
@@ -100,7 +120,6 @@ export class SqliteInputReservations {
   }
 
   release(key: string): Promise<void> {
-    this.deleteReservation.run(key)
-    return Promise.resolve()
+    return this.gate.run(() => void this.deleteReservation.run(key))
   }
 }

@@ -48,7 +48,11 @@ interface World {
 async function world(route: Route): Promise<World> {
   const sandbox = SandboxProvider.open({ clockTickMs: false })
   const store = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-other-'))
-  const other = openService({ provider: sandbox, databasePath: join(store, 'other.sqlite'), followEveryMs: false })
+  const other = await openService({
+    provider: sandbox,
+    databasePath: join(store, 'other.sqlite'),
+    followEveryMs: false
+  })
   const closers: Array<() => Promise<void>> = [
     async () => rmSync(store, { recursive: true, force: true }),
     () => sandbox.close(),
@@ -88,7 +92,7 @@ async function otherCreatesEscrow(other: OpenService): Promise<string> {
     witnessEnvelope(created.unsigned.tx, [carol])
   )
   await other.follower.sync()
-  expect(other.service.getContract(created.contractId).status).toBe('confirmed')
+  expect((await other.service.getContract(created.contractId)).status).toBe('confirmed')
   return created.contractId
 }
 
@@ -148,10 +152,10 @@ describe('a contract another builder made, in the browser', () => {
         const recorded = (await w.other.follower.sync()).recorded
         expect(recorded).toHaveLength(1)
         const deposit = w.other.service.getTransaction(contractId, recorded[0]!)
-        expect(deposit.status).toBe('confirmed')
-        expect(deposit.inputs).toHaveLength(1)
-        expect(w.other.service.getContract(contractId).current).toEqual(
-          server.host.service.getContract(contractId).current
+        expect((await deposit).status).toBe('confirmed')
+        expect((await deposit).inputs).toHaveLength(1)
+        expect((await w.other.service.getContract(contractId)).current).toEqual(
+          (await server.host.service.getContract(contractId)).current
         )
 
         // Any contract can also be opened by its id.

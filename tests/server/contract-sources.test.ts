@@ -15,7 +15,8 @@ import { deepMerkleize } from '../../src/core/marlowe/merkle'
 import { merkleHash } from '../../src/core/marlowe/plutus/hash'
 import type { Contract, Party } from '../../src/core/marlowe/types'
 import { openDatabase } from '../../src/store/database'
-import { ContractSourceStore } from '../../src/store/contract-sources'
+import { SqliteGate } from '../../src/store/sqlite-gate'
+import { SqliteContractSources } from '../../src/store/contract-sources'
 import { deploymentOf } from '../../src/chain/deployments'
 import { decodeRedeemer } from '../../src/core/marlowe/plutus/marlowe-data'
 import { ADA, T0, costCheckNotes, testWallet } from '../engine/build/support'
@@ -226,12 +227,12 @@ describe('uploading a bundle and reading it back', () => {
     expect(resultsOf(leaf)).toEqual([])
   })
 
-  test('the store is durable: the SQLite file holds every contract by hash', () => {
+  test('the store is durable: the SQLite file holds every contract by hash', async () => {
     const db = openDatabase(server.databasePath)
     try {
-      const store = new ContractSourceStore(db)
-      expect(store.get(mainId)).toEqual(merkleized.contract)
-      expect(store.closure(mainId)).toHaveLength(3)
+      const store = new SqliteContractSources(new SqliteGate(db))
+      expect(await store.get(mainId)).toEqual(merkleized.contract)
+      expect(await store.closure(mainId)).toHaveLength(3)
     } finally {
       db.close()
     }

@@ -47,7 +47,12 @@ async function serve(options: { validators?: string; tinyBudget: boolean }): Pro
     now: clock.now
   })
   const provider = options.tinyBudget ? new TinyBudget(sandbox) : sandbox
-  const opened: OpenService = openService({ provider, databasePath: ':memory:', now: clock.now, followEveryMs: false })
+  const opened: OpenService = await openService({
+    provider,
+    databasePath: ':memory:',
+    now: clock.now,
+    followEveryMs: false
+  })
   const app = createServer({ logLevel: 'silent', token: TOKEN, service: opened.service })
   const port = await listen(app, 0)
   closeAll = async () => {

@@ -52,7 +52,7 @@ async function startDeskServer(uiDir: string | undefined): Promise<DeskServer> {
   const clock = new ManualClock()
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-http-'))
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
-  const opened: OpenService = openService({
+  const opened: OpenService = await openService({
     provider: sandbox,
     databasePath: join(dir, 'service.sqlite'),
     now: clock.now,

@@ -51,9 +51,9 @@ describe('PUT of a transaction the chain already has', () => {
       body: { ...witnessEnvelope(tx, [alice]) }
     })
     expect(expectApiError(put, 409, 'ContractAlreadySubmitted').message).toBe('Contract already submitted')
-    expect(server.opened.service.getContract(contractId).status).toBe('submitted')
+    expect((await server.opened.service.getContract(contractId)).status).toBe('submitted')
     await server.opened.follower.sync()
-    expect(server.opened.service.getContract(contractId).status).toBe('confirmed')
+    expect((await server.opened.service.getContract(contractId)).status).toBe('confirmed')
   })
 })
 

@@ -49,7 +49,7 @@ export async function startServer(
     evaluate: evaluatePlutusOffThread
   })
   const databasePath = options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-server-')), 'store.sqlite')
-  const opened = openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
+  const opened = await openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
   const { token = TOKEN, databasePath: _path, ...serverOptions } = options
   const app = createServer({
     logLevel: 'silent',

@@ -118,12 +118,12 @@ describe('POST /desk/submissions', () => {
     const answer = await call(s, 'POST', '/desk/submissions', { body: envelope(signed) })
     expect(answer.status, answer.text).toBe(202)
     expect(answer.json).toEqual({ txId: contractId.slice(0, 64), build: { kind: 'create', contractId } })
-    expect(s.opened.service.getContract(contractId).status).toBe('submitted')
+    expect((await s.opened.service.getContract(contractId)).status).toBe('submitted')
     await s.opened.follower.sync()
-    expect(s.opened.service.getContract(contractId).status).toBe('confirmed')
+    expect((await s.opened.service.getContract(contractId)).status).toBe('confirmed')
     const again = await call(s, 'POST', '/desk/submissions', { body: envelope(signed) })
     expect(again.status, again.text).toBe(200)
-    const block = s.opened.service.getContract(contractId).block!
+    const block = (await s.opened.service.getContract(contractId)).block!
     expect(again.json).toEqual({
       txId: contractId.slice(0, 64),
       build: { kind: 'create', contractId },
@@ -140,7 +140,7 @@ describe('POST /desk/submissions', () => {
     expect(answer.status, answer.text).toBe(200)
     expect(objectOf(objectOf(answer.json).already).status).toBe('confirmed')
     expect(objectOf(answer.json).build).toEqual({ kind: 'create', contractId })
-    expect(s.opened.service.getContract(contractId).status).toBe('submitted')
+    expect((await s.opened.service.getContract(contractId)).status).toBe('submitted')
   })
 
   test('our build is checked against its build: unsigned it is refused and stays unsigned', async () => {
@@ -149,7 +149,7 @@ describe('POST /desk/submissions', () => {
     const answer = await call(s, 'POST', '/desk/submissions', { body: envelope(tx) })
     expect(answer.status).toBeGreaterThanOrEqual(400)
     expect(answer.status).toBeLessThan(500)
-    expect(s.opened.service.getContract(contractId).status).toBe('unsigned')
+    expect((await s.opened.service.getContract(contractId)).status).toBe('unsigned')
     // The witness-set form is for PUT: this route takes whole transactions.
     expectApiError(
       await call(s, 'POST', '/desk/submissions', { body: { ...witnessEnvelope(tx, [carol]) } }),
@@ -209,7 +209,7 @@ describe('POST /desk/submissions', () => {
 /** The builds holding any of carol's outputs. */
 async function heldBuilds(s: TestServer): Promise<string[]> {
   const refs = (await s.sandbox.utxosAt([carol.address])).map((u) => formatRef(u.ref))
-  return s.opened.service.heldBy(refs).map((b) => b.txId)
+  return (await s.opened.service.heldBy(refs)).map((b) => b.txId)
 }
 
 describe('POST /desk/discards', () => {
@@ -241,7 +241,7 @@ describe('POST /desk/discards', () => {
     expect((await call(s, 'POST', '/desk/submissions', { body: envelope(sign(tx, [carol])) })).status).toBe(202)
     const txId = contractId.slice(0, 64)
     expectApiError(await call(s, 'POST', '/desk/discards', { body: { txId } }), 409, 'AlreadySubmitted')
-    expect(s.opened.service.getContract(contractId).status).toBe('submitted')
+    expect((await s.opened.service.getContract(contractId)).status).toBe('submitted')
     expectApiError(await call(s, 'POST', '/desk/discards', { body: { txId: 'ab'.repeat(32) } }), 404, 'TxNotFound')
     expectApiError(await call(s, 'POST', '/desk/discards', {}), 400, 'RequestBodyParseError')
     expectApiError(await call(s, 'POST', '/desk/discards', { body: { txId: 'abc' } }), 400, 'RequestBodyParseError')

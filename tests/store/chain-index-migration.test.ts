@@ -9,12 +9,13 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { expect, test } from 'vitest'
 import { openDatabase } from '../../src/store/database'
+import { SqliteGate } from '../../src/store/sqlite-gate'
 import { MIGRATIONS } from '../../src/store/migrations'
-import { ServiceStore } from '../../src/store/service-store'
+import { sqliteServiceStore } from '../../src/store/sqlite-service-store'
 
 const id = (n: number): string => n.toString(16).padStart(64, '0')
 
-test('contracts of a schema-2 store get their current UTxO; its transactions are ours', () => {
+test('contracts of a schema-2 store get their current UTxO; its transactions are ours', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'marlowe-desk-store-')), 'store.sqlite')
   const old = new Database(path)
   for (const [i, sql] of MIGRATIONS.slice(0, 2).entries()) {
@@ -40,15 +41,15 @@ test('contracts of a schema-2 store get their current UTxO; its transactions are
   insertContract.run(`${id(4)}#0`, id(4), '', id(5))
   old.close()
 
-  const store = new ServiceStore(openDatabase(path))
-  expect(store.contractAtUtxo(`${id(2)}#1`)?.contractId).toBe(`${id(1)}#0`)
-  expect(store.contractAtUtxo(`${id(1)}#0`)).toBeUndefined()
-  expect(store.contractAtUtxo(`${id(3)}#0`)?.contractId).toBe(`${id(3)}#0`)
-  expect(store.contract(`${id(4)}#0`)?.utxo).toBeUndefined()
-  expect(store.tx(id(2))?.origin).toBe('built')
-  expect(store.chainCursor()).toBeUndefined()
+  const store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
+  expect((await store.contractAtUtxo(`${id(2)}#1`))?.contractId).toBe(`${id(1)}#0`)
+  expect(await store.contractAtUtxo(`${id(1)}#0`)).toBeUndefined()
+  expect((await store.contractAtUtxo(`${id(3)}#0`))?.contractId).toBe(`${id(3)}#0`)
+  expect((await store.contract(`${id(4)}#0`))?.utxo).toBeUndefined()
+  expect((await store.tx(id(2)))?.origin).toBe('built')
+  expect(await store.chainCursor()).toBeUndefined()
   // Listed by their creation's block, newest first, as before.
   const page = store.contractPage({}, { order: 'desc', offset: 0, limit: 10 })
-  expect(page?.rows.map((c) => c.contractId)).toEqual([`${id(4)}#0`, `${id(3)}#0`, `${id(1)}#0`])
-  expect(page?.total).toBe(3)
+  expect((await page)?.rows.map((c) => c.contractId)).toEqual([`${id(4)}#0`, `${id(3)}#0`, `${id(1)}#0`])
+  expect((await page)?.total).toBe(3)
 })

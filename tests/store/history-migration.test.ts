@@ -13,14 +13,15 @@ import { JsonSyntaxError, parseJson } from '../../src/core/json/lossless'
 import { storedRecord } from '../../src/engine/service/records'
 import { transactionHeader } from '../../src/engine/service/views'
 import { openDatabase } from '../../src/store/database'
+import { SqliteGate } from '../../src/store/sqlite-gate'
 import { MIGRATIONS } from '../../src/store/migrations'
-import { ServiceStore } from '../../src/store/service-store'
+import { sqliteServiceStore } from '../../src/store/sqlite-service-store'
 
 const id = (n: number): string => n.toString(16).padStart(64, '0')
 const page = { order: 'desc', offset: 0, limit: 10 } as const
 const TAGS = '{"big":123456789012345678901234567890,"t\\u00e9":"\\ud83d\\ude00","d":1.50e+3}'
 
-test('a schema-3 store: header columns and payout order filled in, a bad record passed over', () => {
+test('a schema-3 store: header columns and payout order filled in, a bad record passed over', async () => {
   const path = join(mkdtempSync(join(tmpdir(), 'marlowe-desk-store-')), 'store.sqlite')
   const old = new Database(path)
   for (const [i, sql] of MIGRATIONS.slice(0, 3).entries()) {
@@ -53,7 +54,7 @@ test('a schema-3 store: header columns and payout order filled in, a bad record 
   old.close()
 
   const db = openDatabase(path)
-  const store = new ServiceStore(db)
+  const store = sqliteServiceStore(new SqliteGate(db))
   const columns = db.prepare('SELECT tags, metadata, marlowe_input, marlowe_output FROM txs WHERE tx_id = ?')
   expect(columns.get(id(1))).toEqual({ tags: TAGS, metadata: '{"1":[-0]}', marlowe_input: null, marlowe_output: null })
   expect(parseJson(TAGS)).toEqual(parseJson((columns.get(id(1)) as { tags: string }).tags))
@@ -65,7 +66,7 @@ test('a schema-3 store: header columns and payout order filled in, a bad record 
   })
   expect(columns.get(id(4))).toEqual({ tags: null, metadata: null, marlowe_input: null, marlowe_output: null })
 
-  const applied = store.appliedTxPage(contract, page)
+  const applied = await store.appliedTxPage(contract, page)
   expect(applied?.total).toBe(3)
   expect(applied?.rows.map((r) => r.txId)).toEqual([id(4), id(3), id(2)])
   expect(applied?.rows[1]?.columns).toEqual({ tags: '{"n":null}', metadata: '{}' })
@@ -75,26 +76,26 @@ test('a schema-3 store: header columns and payout order filled in, a bad record 
   expect(applied?.rows[0]?.columns).toBeUndefined()
   expect(() => transactionHeader(applied!.rows[0]!)).toThrow(JsonSyntaxError)
 
-  expect(store.spenderOf(`${id(2)}#0`)).toBe(id(3))
-  expect(store.spenderOf(contract)).toBe(id(2))
-  expect(store.spenderOf(`${id(3)}#0`)).toBeUndefined()
+  expect(await store.spenderOf(`${id(2)}#0`)).toBe(id(3))
+  expect(await store.spenderOf(contract)).toBe(id(2))
+  expect(await store.spenderOf(`${id(3)}#0`)).toBeUndefined()
 
   // Runtime's order: block, tx id, then the output index as a number (#10 after #9).
   const paid = store.payoutPage({}, page)
-  expect(paid?.rows.map((p) => p.payoutId)).toEqual([`${id(3)}#1`, `${id(2)}#10`, `${id(2)}#9`])
-  expect(store.payoutPage({ withdrawn: false }, page)?.rows.map((p) => p.payoutId)).toEqual([
+  expect((await paid)?.rows.map((p) => p.payoutId)).toEqual([`${id(3)}#1`, `${id(2)}#10`, `${id(2)}#9`])
+  expect((await store.payoutPage({ withdrawn: false }, page))?.rows.map((p) => p.payoutId)).toEqual([
     `${id(3)}#1`,
     `${id(2)}#9`
   ])
-  expect(store.unclaimedPayoutsOf(contract).map((p) => p.payoutId)).toEqual([`${id(2)}#9`, `${id(3)}#1`])
-  expect(store.payoutsOfTx(id(2)).map((p) => p.payoutId)).toEqual([`${id(2)}#10`, `${id(2)}#9`])
-  expect(store.withdrawalPage([], page)?.rows.map((w) => w.txId)).toEqual([id(5)])
+  expect((await store.unclaimedPayoutsOf(contract)).map((p) => p.payoutId)).toEqual([`${id(2)}#9`, `${id(3)}#1`])
+  expect((await store.payoutsOfTx(id(2))).map((p) => p.payoutId)).toEqual([`${id(2)}#10`, `${id(2)}#9`])
+  expect((await store.withdrawalPage([], page))?.rows.map((w) => w.txId)).toEqual([id(5)])
   db.close()
 })
 
-test('a row written without the columns reads its header from its record', () => {
+test('a row written without the columns reads its header from its record', async () => {
   const db = openDatabase(':memory:')
-  const store = new ServiceStore(db)
+  const store = sqliteServiceStore(new SqliteGate(db))
   const contract = `${id(1)}#0`
   const { details } = storedRecord({
     kind: 'apply',
@@ -113,7 +114,7 @@ test('a row written without the columns reads its header from its record', () =>
                       block_slot, block_no, block_hash)
      VALUES (?, 'apply', ?, 'Conway', x'00', 'confirmed', 'k', 0, ?, 2, 2, ?)`
   ).run(id(2), contract, details, id(102))
-  const [row] = store.appliedTxPage(contract, page)?.rows ?? []
+  const [row] = (await store.appliedTxPage(contract, page))?.rows ?? []
   expect(row?.columns).toBeUndefined()
   expect(transactionHeader(row!)).toEqual({
     contractId: contract,

@@ -10,8 +10,11 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { expect, test } from 'vitest'
 import { openDatabase } from '../../src/store/database'
+import { SqliteGate } from '../../src/store/sqlite-gate'
 import { MIGRATIONS } from '../../src/store/migrations'
-import { ServiceStore, type BlockRow, type ConfirmEffects, type TxKind } from '../../src/store/service-store'
+import type { BlockRow, ConfirmEffects, TxKind } from '../../src/store/service-store'
+import type { ServiceStore } from '../../src/store/service-store'
+import { sqliteServiceStore } from '../../src/store/sqlite-service-store'
 
 const id = (n: number): string => n.toString(16).padStart(64, '0')
 const block = (n: number): BlockRow => ({ slot: BigInt(n * 10), blockNo: BigInt(n), blockHash: id(1000 + n) })
@@ -21,13 +24,13 @@ const NO_COLUMNS = { tags: '{}', metadata: '{}' }
 const freshPath = (): string => join(mkdtempSync(join(tmpdir(), 'marlowe-desk-counts-')), 'store.sqlite')
 
 /** The totals the lists report, beside a COUNT(*) of the same rows through a connection of its own. */
-function totals(store: ServiceStore, path: string): { reported: number[]; counted: number[] } {
+async function totals(store: ServiceStore, path: string): Promise<{ reported: number[]; counted: number[] }> {
   const reported = [
-    store.contractPage({}, all)!.total,
-    store.withdrawalPage([], all)!.total,
-    store.payoutPage({}, all)!.total,
-    store.payoutPage({ withdrawn: false }, all)!.total,
-    store.payoutPage({ withdrawn: true }, all)!.total
+    (await store.contractPage({}, all))!.total,
+    (await store.withdrawalPage([], all))!.total,
+    (await store.payoutPage({}, all))!.total,
+    (await store.payoutPage({ withdrawn: false }, all))!.total,
+    (await store.payoutPage({ withdrawn: true }, all))!.total
   ]
   const db = new Database(path, { readonly: true })
   try {
@@ -45,8 +48,8 @@ function totals(store: ServiceStore, path: string): { reported: number[]; counte
   }
 }
 
-function expectTotals(store: ServiceStore, path: string, expected: number[]): void {
-  const { reported, counted } = totals(store, path)
+async function expectTotals(store: ServiceStore, path: string, expected: number[]): Promise<void> {
+  const { reported, counted } = await totals(store, path)
   expect(counted).toEqual(expected)
   expect(reported).toEqual(counted)
 }
@@ -60,8 +63,15 @@ const payout = (tx: number, ix: number, contract: number) => ({
   assets: '{"lovelace":1}'
 })
 
-function chainTx(store: ServiceStore, n: number, kind: TxKind, at: number, effects: ConfirmEffects, of = n): void {
-  store.insertChainTx(
+async function chainTx(
+  store: ServiceStore,
+  n: number,
+  kind: TxKind,
+  at: number,
+  effects: ConfirmEffects,
+  of = n
+): Promise<void> {
+  await store.insertChainTx(
     {
       txId: id(n),
       kind,
@@ -76,8 +86,8 @@ function chainTx(store: ServiceStore, n: number, kind: TxKind, at: number, effec
   )
 }
 
-function built(store: ServiceStore, n: number, kind: 'create' | 'withdraw'): void {
-  store.insertBuilt({
+async function built(store: ServiceStore, n: number, kind: 'create' | 'withdraw'): Promise<void> {
+  await store.insertBuilt({
     txId: id(n),
     kind,
     ...(kind === 'create' ? { contractId: `${id(n)}#0`, rolesCurrency: 'cc' } : {}),
@@ -90,49 +100,49 @@ function built(store: ServiceStore, n: number, kind: 'create' | 'withdraw'): voi
   })
 }
 
-test('the kept counts equal COUNT(*) after builds, confirmations, chain transactions, rollbacks and a restart', () => {
+test('the kept counts equal COUNT(*) after builds, confirmations, chain transactions, rollbacks and a restart', async () => {
   const path = freshPath()
-  let store = new ServiceStore(openDatabase(path))
+  let store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
   const utxoOf = () => null
   // [contracts, withdrawals, payouts, available, withdrawn]
-  expectTotals(store, path, [0, 0, 0, 0, 0])
-  built(store, 1, 'create')
-  expectTotals(store, path, [0, 0, 0, 0, 0])
-  store.confirm(id(1), block(1), { head: { contractId: `${id(1)}#0`, utxo: `${id(1)}#0` } })
-  expectTotals(store, path, [1, 0, 0, 0, 0])
+  await expectTotals(store, path, [0, 0, 0, 0, 0])
+  await built(store, 1, 'create')
+  await expectTotals(store, path, [0, 0, 0, 0, 0])
+  await store.confirm(id(1), block(1), { head: { contractId: `${id(1)}#0`, utxo: `${id(1)}#0` } })
+  await expectTotals(store, path, [1, 0, 0, 0, 0])
   // The same confirmation again changes nothing.
-  store.confirm(id(1), block(1), {})
-  chainTx(store, 2, 'create', 2, {})
-  chainTx(store, 2, 'create', 2, {})
-  expectTotals(store, path, [2, 0, 0, 0, 0])
-  chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2), payout(3, 3, 2)] }, 2)
-  expectTotals(store, path, [2, 0, 3, 3, 0])
-  chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
-  expectTotals(store, path, [2, 1, 3, 2, 1])
-  built(store, 5, 'withdraw')
-  expectTotals(store, path, [2, 1, 3, 2, 1])
-  store.confirm(id(5), block(5), { withdrawn: [`${id(3)}#2`, `${id(3)}#3`] })
-  expectTotals(store, path, [2, 2, 3, 0, 3])
+  await store.confirm(id(1), block(1), {})
+  await chainTx(store, 2, 'create', 2, {})
+  await chainTx(store, 2, 'create', 2, {})
+  await expectTotals(store, path, [2, 0, 0, 0, 0])
+  await chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2), payout(3, 3, 2)] }, 2)
+  await expectTotals(store, path, [2, 0, 3, 3, 0])
+  await chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
+  await expectTotals(store, path, [2, 1, 3, 2, 1])
+  await built(store, 5, 'withdraw')
+  await expectTotals(store, path, [2, 1, 3, 2, 1])
+  await store.confirm(id(5), block(5), { withdrawn: [`${id(3)}#2`, `${id(3)}#3`] })
+  await expectTotals(store, path, [2, 2, 3, 0, 3])
 
-  store = new ServiceStore(openDatabase(path))
-  expectTotals(store, path, [2, 2, 3, 0, 3])
+  store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
+  await expectTotals(store, path, [2, 2, 3, 0, 3])
   // Our withdrawal goes back to submitted, theirs is forgotten, and both payouts it took are available again.
-  store.rollBack(block(3), 6, utxoOf)
-  expectTotals(store, path, [2, 0, 3, 3, 0])
+  await store.rollBack(block(3), 6, utxoOf)
+  await expectTotals(store, path, [2, 0, 3, 3, 0])
   // Their contract is forgotten with its payouts; ours goes back to submitted.
-  store.rollBack(block(1), 7, utxoOf)
-  expectTotals(store, path, [1, 0, 0, 0, 0])
-  store.rollBack(undefined, 8, utxoOf)
-  expectTotals(store, path, [0, 0, 0, 0, 0])
-  store.confirm(id(1), block(9), {})
-  store.confirm(id(5), block(9), {})
-  expectTotals(store, path, [1, 1, 0, 0, 0])
+  await store.rollBack(block(1), 7, utxoOf)
+  await expectTotals(store, path, [1, 0, 0, 0, 0])
+  await store.rollBack(undefined, 8, utxoOf)
+  await expectTotals(store, path, [0, 0, 0, 0, 0])
+  await store.confirm(id(1), block(9), {})
+  await store.confirm(id(5), block(9), {})
+  await expectTotals(store, path, [1, 1, 0, 0, 0])
   // Filtered lists are counted as they ask.
-  expect(store.contractPage({ roleCurrencies: ['cc'] }, all)?.total).toBe(1)
-  expect(store.contractPage({ roleCurrencies: ['dd'] }, all)?.total).toBe(0)
+  expect((await store.contractPage({ roleCurrencies: ['cc'] }, all))?.total).toBe(1)
+  expect((await store.contractPage({ roleCurrencies: ['dd'] }, all))?.total).toBe(0)
 })
 
-test('a store written before schema 8 starts with the counts of what it holds', () => {
+test('a store written before schema 8 starts with the counts of what it holds', async () => {
   const path = freshPath()
   const old = new Database(path)
   for (const [i, sql] of MIGRATIONS.slice(0, 6).entries()) {
@@ -140,12 +150,12 @@ test('a store written before schema 8 starts with the counts of what it holds', 
     old.pragma(`user_version = ${i + 1}`)
   }
   old.close()
-  let store = new ServiceStore(openDatabase(path))
-  chainTx(store, 1, 'create', 1, {})
-  chainTx(store, 2, 'create', 2, {})
-  chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2)] }, 2)
-  chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
-  built(store, 5, 'create')
+  let store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
+  await chainTx(store, 1, 'create', 1, {})
+  await chainTx(store, 2, 'create', 2, {})
+  await chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2)] }, 2)
+  await chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
+  await built(store, 5, 'create')
   const db = openDatabase(path)
   // Back to schema 7 with the same rows: the counts are made again from them.
   db.exec('DROP TABLE list_counts')
@@ -157,6 +167,6 @@ test('a store written before schema 8 starts with the counts of what it holds', 
   db.exec('DROP INDEX txs_creations')
   db.pragma('user_version = 7')
   db.close()
-  store = new ServiceStore(openDatabase(path))
-  expectTotals(store, path, [2, 1, 2, 1, 1])
+  store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
+  await expectTotals(store, path, [2, 1, 2, 1, 1])
 })

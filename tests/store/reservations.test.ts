@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { sandboxWallet, SandboxProvider } from '../../src/chain/sandbox'
 import { MarloweTxBuilder, type InputReservations } from '../../src/engine/build'
 import { openDatabase, StoreError } from '../../src/store/database'
+import { SqliteGate } from '../../src/store/sqlite-gate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { SqliteInputReservations } from '../../src/store/reservations'
 
@@ -18,7 +19,7 @@ describe('SqliteInputReservations', () => {
     const path = file()
     const sandbox = SandboxProvider.open({ clockTickMs: false })
     try {
-      const reservations: InputReservations = new SqliteInputReservations(openDatabase(path))
+      const reservations: InputReservations = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
       const builder = new MarloweTxBuilder({ provider: sandbox, reservations })
       const built = await builder.create(
         { changeAddress: sandboxWallet('alice').address },
@@ -26,7 +27,7 @@ describe('SqliteInputReservations', () => {
       )
       const spent = built.spent.map((r) => `${r.txId}#${r.index}`)
       expect(spent.length).toBeGreaterThan(0)
-      const other = new SqliteInputReservations(openDatabase(path))
+      const other = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
       const attempt = await other.tryReserve({ key: 'other', spend: built.spent, collateral: [], expiresAt: 1 }, 0)
       expect(attempt.ok).toBe(false)
       expect(attempt.ok ? [] : [...attempt.conflicts].sort()).toEqual([...spent].sort())
@@ -36,7 +37,7 @@ describe('SqliteInputReservations', () => {
   })
 
   it('refuses inputs another pending build spends or uses as collateral; shares collateral', async () => {
-    const r = new SqliteInputReservations(openDatabase(file()))
+    const r = new SqliteInputReservations(new SqliteGate(openDatabase(file())))
     expect(await r.tryReserve({ key: 'a', spend: [ref(1), ref(2)], collateral: [ref(9)], expiresAt: 1000 }, 0)).toEqual(
       { ok: true }
     )
@@ -64,7 +65,7 @@ describe('SqliteInputReservations', () => {
     // Reservations commit without a sync of their own (the build stored next syncs them too): the connection
     // must be back at FULL for that build, whatever happened.
     const db = openDatabase(file())
-    const r = new SqliteInputReservations(db)
+    const r = new SqliteInputReservations(new SqliteGate(db))
     const level = (): unknown => db.pragma('synchronous', { simple: true })
     const reserve = (key: string, spend: number) =>
       r.tryReserve({ key, spend: [ref(spend)], collateral: [], expiresAt: 1000 }, 0)
@@ -73,12 +74,12 @@ describe('SqliteInputReservations', () => {
     expect(level()).toBe(2)
     expect(await reserve('b', 1)).toEqual({ ok: false, conflicts: [text(1)] })
     expect(level()).toBe(2)
-    expect(() => reserve('a', 2)).toThrow(/UNIQUE/)
+    await expect(reserve('a', 2)).rejects.toThrow(/UNIQUE/)
     expect(level()).toBe(2)
   })
 
   it('lets reservations expire and be released', async () => {
-    const r = new SqliteInputReservations(openDatabase(file()))
+    const r = new SqliteInputReservations(new SqliteGate(openDatabase(file())))
     await r.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 100 }, 0)
     await r.tryReserve({ key: 'b', spend: [ref(2)], collateral: [], expiresAt: 500 }, 0)
     expect((await r.reserved(100)).spent).toEqual(new Set([text(2)]))
@@ -89,16 +90,18 @@ describe('SqliteInputReservations', () => {
 
   it('holds across a restart and between two connections to one file', async () => {
     const path = file()
-    const first = new SqliteInputReservations(openDatabase(path))
+    const first = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
     await first.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)
-    const second = new SqliteInputReservations(openDatabase(path))
+    const second = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
     expect(await second.tryReserve({ key: 'b', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
       ok: false,
       conflicts: [text(1)]
     })
     const db = openDatabase(path)
     db.close()
-    expect((await new SqliteInputReservations(openDatabase(path)).reserved(0)).spent).toEqual(new Set([text(1)]))
+    expect((await new SqliteInputReservations(new SqliteGate(openDatabase(path))).reserved(0)).spent).toEqual(
+      new Set([text(1)])
+    )
   })
 })
 
@@ -137,7 +140,11 @@ describe('the builder with reservations in SQLite', () => {
     try {
       // Two processes' worth of builders: separate connections, one file.
       const builders = [0, 1].map(
-        () => new MarloweTxBuilder({ provider: sandbox, reservations: new SqliteInputReservations(openDatabase(path)) })
+        () =>
+          new MarloweTxBuilder({
+            provider: sandbox,
+            reservations: new SqliteInputReservations(new SqliteGate(openDatabase(path)))
+          })
       )
       const alice = sandboxWallet('alice').address
       const builds = await Promise.all(

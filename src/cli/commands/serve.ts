@@ -149,7 +149,7 @@ network, node and port stay as these flags set them.`,
     // With --ui, the desk host owns the service (and the keystore); without it, only the service runs.
     const engine =
       uiDir === undefined
-        ? openService({ provider: chain.provider, databasePath: join(home, `service-${chain.network}.sqlite`) })
+        ? await openService({ provider: chain.provider, databasePath: join(home, `service-${chain.network}.sqlite`) })
         : await openUiHost(home, chain, values, apiState)
     const pageLink = (secret: string): void =>
       io.out(`Marlowe Desk in your browser: http://127.0.0.1:${bound}/ui/#secret=${secret}`)

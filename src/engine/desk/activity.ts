@@ -21,7 +21,8 @@ export async function walletActivity(
 ): Promise<WalletActivityPage> {
   const addresses = new Set(await ctx.wallets.fundAddresses(request.walletId))
   const eras = await ctx.provider.eraSummaries()
-  const items: WalletActivityItem[] = STATUSES.flatMap((status) => ctx.store.txsWithStatus(status))
+  const rows = (await Promise.all(STATUSES.map((status) => ctx.store.txsWithStatus(status)))).flat()
+  const items: WalletActivityItem[] = rows
     .filter((row) => row.discardedAt === undefined && row.supersededAt === undefined && paysTo(row, addresses))
     .map((row) => ({
       txId: row.txId,

@@ -90,8 +90,8 @@ export class DeskContext {
   }
 
   /** A build this app (or its HTTP API) stored, or a NotFound failure. */
-  build(txId: string): TxRow {
-    const row = this.store.tx(txId)
+  async build(txId: string): Promise<TxRow> {
+    const row = await this.store.tx(txId)
     if (row === undefined) {
       throw deskFailure('NotFound', 'TxNotFound', `there is no transaction ${txId} built here`, { txId })
     }

@@ -168,7 +168,12 @@ export function slotTime(eras: readonly EraSummary[], slot: bigint): bigint | un
 }
 
 /** The deposits and choices the contract accepts now from the wallet's own parties. */
-function awaitedFrom(service: MarloweService, view: ContractView, wallet: WalletParties, now: bigint): AwaitedAction[] {
+async function awaitedFrom(
+  service: MarloweService,
+  view: ContractView,
+  wallet: WalletParties,
+  now: bigint
+): Promise<AwaitedAction[]> {
   if (view.current === undefined || view.status !== 'confirmed') return []
   const parties: Party[] = [
     ...wallet.addresses.map((address): Party => ({ type: 'Address', address })),
@@ -177,7 +182,7 @@ function awaitedFrom(service: MarloweService, view: ContractView, wallet: Wallet
   if (parties.length === 0) return []
   let steps
   try {
-    steps = service.next(view.contractId, { interval: nextInterval(view, now), parties })
+    steps = await service.next(view.contractId, { interval: nextInterval(view, now), parties })
   } catch (e) {
     // A deadline just passed or an interval the contract cannot take: it waits for nothing from anyone now.
     if (e instanceof EngineError) return []
@@ -227,11 +232,11 @@ function pageOf(views: readonly ContractView[], after: string | undefined, limit
  * the same time or later, as a stable sort of both by build time would: a binary search each, so only some
  * `log2(listed)` build times are read a draft.
  */
-function mergeByBuildTime(
+async function mergeByBuildTime(
   listed: readonly string[],
   drafts: readonly TxRow[],
-  builtAt: (contractId: string) => number
-): string[] {
+  builtAt: (contractId: string) => Promise<number>
+): Promise<string[]> {
   const merged: string[] = []
   let from = 0
   for (const draft of drafts) {
@@ -239,7 +244,7 @@ function mergeByBuildTime(
     let high = listed.length
     while (low < high) {
       const middle = (low + high) >>> 1
-      if (builtAt(listed[middle]!) >= draft.createdAt) low = middle + 1
+      if ((await builtAt(listed[middle]!)) >= draft.createdAt) low = middle + 1
       else high = middle
     }
     merged.push(...listed.slice(from, low), draft.contractId!)
@@ -253,11 +258,11 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   const { service, store, wallets, progress } = ctx
 
   /** When each contract was created: its creation's block time on chain, else when it was built. */
-  async function creationTimes(): Promise<(view: ContractView) => bigint | undefined> {
+  async function creationTimes(): Promise<(view: ContractView) => Promise<bigint | undefined>> {
     const eras = await ctx.provider.eraSummaries()
-    return (view) => {
+    return async (view) => {
       if (view.block !== undefined) return slotTime(eras, view.block.slot)
-      const built = store.tx(createTxId(view.contractId))?.createdAt
+      const built = (await store.tx(createTxId(view.contractId)))?.createdAt
       return built === undefined ? undefined : BigInt(built)
     }
   }
@@ -266,12 +271,12 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
    * A page of every stored contract, newest build first, after the contract `after`: only the page's contracts
    * are read. Stored contracts that cannot be read back are passed over, so a page is short only at the end.
    */
-  function storedPage(after: string | undefined, limit: number): ContractView[] {
+  async function storedPage(after: string | undefined, limit: number): Promise<ContractView[]> {
     const views: ContractView[] = []
     let start = after
     while (views.length < limit) {
       const want = limit - views.length
-      const page = service.pageStoredContracts({
+      const page = await service.pageStoredContracts({
         ...(start === undefined ? {} : { start }),
         order: 'desc',
         offset: start === undefined ? 0 : 1,
@@ -290,16 +295,15 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
    * the contracts it is a party to, and its drafts. Unsigned creations are drafts: listed for the wallet that built
    * them only, whoever they name as parties, until discarded.
    */
-  function walletContractIds(wallet: WalletParties): string[] {
+  async function walletContractIds(wallet: WalletParties): Promise<string[]> {
     const unsigned = new Map(
-      store
-        .txsWithStatus('unsigned')
-        .flatMap((row) =>
-          row.kind === 'create' && row.contractId !== undefined ? [[row.contractId, row] as const] : []
-        )
+      (await store.txsWithStatus('unsigned')).flatMap((row) =>
+        row.kind === 'create' && row.contractId !== undefined ? [[row.contractId, row] as const] : []
+      )
     )
-    const asParty = store
-      .contractsWhere(contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles }))
+    const asParty = (
+      await store.contractsWhere(contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles }))
+    )
       .filter((row) => {
         const create = unsigned.get(row.contractId)
         return create === undefined || isDraftOf(create, wallet)
@@ -309,15 +313,15 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     const drafts = [...unsigned.values()]
       .filter((row) => !parties.has(row.contractId!) && isDraftOf(row, wallet))
       .sort((a, b) => b.createdAt - a.createdAt)
-    return mergeByBuildTime(asParty, drafts, (id) => store.tx(createTxId(id))?.createdAt ?? 0)
+    return mergeByBuildTime(asParty, drafts, async (id) => (await store.tx(createTxId(id)))?.createdAt ?? 0)
   }
 
   /** The views of the first `limit` contracts of `ids` that read back (of all without a limit). */
-  function readPage(ids: readonly string[], limit: number | undefined): ContractView[] {
+  async function readPage(ids: readonly string[], limit: number | undefined): Promise<ContractView[]> {
     const views: ContractView[] = []
     for (const id of ids) {
       if (views.length === limit) break
-      views.push(...readableRows([id], (contractId) => service.getContract(contractId)))
+      views.push(...(await readableRows([id], (contractId) => service.getContract(contractId))))
     }
     return views
   }
@@ -328,28 +332,32 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       const createdAt = await creationTimes()
       if (walletId === undefined) {
         const views =
-          limit === undefined ? pageOf(service.storedContracts(), after, undefined) : storedPage(after, limit)
-        return views.map((view) => listItem(view, createdAt(view)))
+          limit === undefined
+            ? pageOf(await service.storedContracts(), after, undefined)
+            : await storedPage(after, limit)
+        return Promise.all(views.map(async (view) => listItem(view, await createdAt(view))))
       }
       const wallet = await wallets.parties(walletId)
       const now = await ctx.chainTime()
-      const ids = walletContractIds(wallet)
+      const ids = await walletContractIds(wallet)
       // Views, and what each waits for from the wallet, are worked out for the page only.
-      return readPage(ids.slice(pageStart(ids, after)), limit).map((view) => ({
-        ...listItem(view, createdAt(view)),
-        awaiting: awaitedFrom(service, view, wallet, now),
-        parties: partiesOf(view, wallet)
-      }))
+      const views = await readPage(ids.slice(pageStart(ids, after)), limit)
+      return Promise.all(
+        views.map(async (view) => ({
+          ...listItem(view, await createdAt(view)),
+          awaiting: await awaitedFrom(service, view, wallet, now),
+          parties: partiesOf(view, wallet)
+        }))
+      )
     },
 
     'contracts.get': async ({ contractId, walletId }) => {
-      const view = service.getContract(contractId)
+      const view = await service.getContract(contractId)
       const wallet = walletId === undefined ? undefined : await wallets.parties(walletId)
-      const applied = store
-        .txsOfContract(view.contractId)
-        .filter((t) => t.kind === 'apply')
-        .sort(chainOrder)
-      const transactions = readableRows(applied, (t) => txJson(service.getTransaction(view.contractId, t.txId)))
+      const applied = (await store.txsOfContract(view.contractId)).filter((t) => t.kind === 'apply').sort(chainOrder)
+      const transactions = await readableRows(applied, async (t) =>
+        txJson(await service.getTransaction(view.contractId, t.txId))
+      )
       return withTimeout(
         {
           state: contractStateJson(view),
@@ -361,7 +369,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     },
 
     'contracts.next': async ({ contractId, walletId }) => {
-      const view = service.getContract(contractId)
+      const view = await service.getContract(contractId)
       const interval = nextInterval(view, await ctx.chainTime())
       let parties: Party[] | undefined
       if (walletId !== undefined) {
@@ -374,7 +382,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
           ...roles.map((role): Party => ({ type: 'Role', role }))
         ]
       }
-      const steps = service.next(view.contractId, {
+      const steps = await service.next(view.contractId, {
         interval,
         ...(parties === undefined ? {} : { parties })
       })
@@ -425,7 +433,8 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       const roleTokens = await wallets.heldTokens(walletId)
       // An empty filter means "every payout" to the service; a wallet without tokens has none.
       if (roleTokens.length === 0) return []
-      return service.listPayouts({ roleTokens, status: 'available' }).map((p): JsonObject => payoutStateJson(p))
+      const payouts = await service.listPayouts({ roleTokens, status: 'available' })
+      return payouts.map((p): JsonObject => payoutStateJson(p))
     },
 
     'payouts.withdraw': async ({ walletId, payoutIds }) => {

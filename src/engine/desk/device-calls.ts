@@ -54,7 +54,7 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
   }
 
   async function plan(txId: string, walletId: string): Promise<DeviceSigningPlan & { account: AccountKey }> {
-    const row = ctx.build(txId)
+    const row = await ctx.build(txId)
     const { vendor, account } = await keystore.hardwareAccount(walletId)
     const resolved = (await chainFacts(provider, row.unsignedTx)).resolvedInputs
     const planned = await planDeviceSigning({
@@ -83,7 +83,7 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
     },
 
     'tx.signWithDevice': async ({ txId, walletId }) => {
-      const row = unsignedRow(ctx.build(txId))
+      const row = unsignedRow(await ctx.build(txId))
       ctx.checkReviewed(row.txId)
       return progress.run('tx.signWithDevice', "Reading the transaction's inputs", 3, async (stage) => {
         const planned = await plan(row.txId, walletId)

@@ -75,7 +75,7 @@ const txFile = (name: string, era: Era, tx: Uint8Array): ExportedFile => ({
 export async function submitSigned(ctx: DeskContext, row: TxRow, tx: Uint8Array): Promise<DeskResponse<'tx.status'>> {
   const envelope = { type: txEnvelopeType(eraOf(row)), description: '', cborHex: bytesToHex(tx) }
   await ctx.service.submit(submitTargetOf(row), envelope)
-  return { txId: row.txId, status: ctx.build(row.txId).status }
+  return { txId: row.txId, status: (await ctx.build(row.txId)).status }
 }
 
 /** The refusal of a device request for a wallet that holds none of the keys the transaction needs. */
@@ -147,14 +147,14 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
 
   return {
     'tx.review': async ({ txId }) => {
-      const row = ctx.build(txId)
+      const row = await ctx.build(txId)
       return progress.run('tx.review', 'Reviewing the transaction', 1, () =>
         ctx.reviewOnChain(row.signedTx ?? row.unsignedTx)
       )
     },
 
     'tx.signAndSubmit': async ({ txId, walletId, password }) => {
-      const row = unsignedRow(ctx.build(txId))
+      const row = unsignedRow(await ctx.build(txId))
       ctx.checkReviewed(row.txId)
       const steps = willUnlock(walletId, password) ? 5 : 4
       return progress.run('tx.signAndSubmit', 'Reading the wallet', steps, async (stage) => {
@@ -171,17 +171,17 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     },
 
     'tx.status': async ({ txId }) => {
-      const row = ctx.build(txId)
+      const row = await ctx.build(txId)
       return { txId: row.txId, status: row.status }
     },
 
     'tx.exportUnsigned': async ({ txId }) => {
-      const row = ctx.build(txId)
+      const row = await ctx.build(txId)
       return txFile(`${row.txId}.unsigned.tx.json`, eraOf(row), row.unsignedTx)
     },
 
     'tx.exportBundle': async ({ txId }) => {
-      const row = ctx.build(txId)
+      const row = await ctx.build(txId)
       return progress.run('tx.exportBundle', "Reading the transaction's inputs", 2, async (stage) => {
         const { bundle } = await reviewBundleOf(
           provider,
@@ -201,7 +201,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
         stage('Reviewing the transaction')
         return {
           txId: loaded.txId,
-          known: ctx.store.tx(loaded.txId) !== undefined,
+          known: (await ctx.store.tx(loaded.txId)) !== undefined,
           review: await ctx.review(loaded.tx, facts),
           cborHex: bytesToHex(loaded.tx)
         }
@@ -227,14 +227,14 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     },
 
     'tx.submitWitness': async ({ txId, text }) => {
-      const row = unsignedRow(ctx.build(txId))
+      const row = unsignedRow(await ctx.build(txId))
       const witnesses = readWitnessFile(new TextEncoder().encode(text), 'the witness file')
       const tx = assembleTransaction(row.unsignedTx, witnesses).tx
       return progress.run('tx.submitWitness', 'Submitting to the node', 1, () => submitSigned(ctx, row, tx))
     },
 
     'tx.resume': async ({ txId }) => {
-      const row = unsignedRow(ctx.build(txId))
+      const row = unsignedRow(await ctx.build(txId))
       // Reviewed afresh: the chain may have moved since it was built.
       return progress.run('tx.resume', 'Reviewing the transaction', 1, () =>
         ctx.prepared(row.kind, {
@@ -247,7 +247,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     },
 
     'tx.discard': async ({ txId }) => {
-      ctx.build(txId)
+      await ctx.build(txId)
       return { txId: (await service.discard(txId)).txId }
     }
   }

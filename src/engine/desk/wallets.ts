@@ -114,7 +114,7 @@ export class Wallets {
     private readonly keystore: Keystore,
     private readonly provider: ChainProvider,
     /** The pending builds spending any of these outputs (`txid#ix`). */
-    private readonly heldBy: (refs: readonly string[]) => readonly HeldBy[]
+    private readonly heldBy: (refs: readonly string[]) => Promise<readonly HeldBy[]>
   ) {}
 
   async list(): Promise<WalletSummary[]> {
@@ -160,7 +160,7 @@ export class Wallets {
       }))
       .sort((a, b) => compareRefs(a.ref, b.ref))
     const assets = assetBalances(utxoAssets(utxos))
-    const pending = heldFunds(utxos, this.heldBy(list.map((u) => u.ref)))
+    const pending = heldFunds(utxos, await this.heldBy(list.map((u) => u.ref)))
     return { walletId, address: summary.address, lovelace, assets, utxoCount: utxos.length, utxos: list, ...pending }
   }
 

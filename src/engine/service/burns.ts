@@ -3,7 +3,7 @@
  * whose policy is the roles currency of a contract on chain, the filter evaluated per (contract, token). Tokens
  * of a policy some open contract has are refused; each policy is burned with the script its create tx carried.
  */
-import type { ServiceStore } from '../../store/service-store'
+import type { ContractRow, ServiceStore } from '../../store/service-store'
 import type { BurnPolicy } from '../build'
 import { policyScriptIn } from '../build/burn'
 import { EngineError } from '../errors'
@@ -27,14 +27,14 @@ function invalidPolicy(policyId: string): EngineError {
 }
 
 /** `skipActive` leaves out, instead of refusing, the tokens of policies an open contract has. */
-export function chooseBurns(
+export async function chooseBurns(
   store: ServiceStore,
   held: readonly HeldToken[],
   filter: RoleTokenFilter,
   skipActive = false
-): BurnPolicy[] {
+): Promise<BurnPolicy[]> {
   const policies = [...new Set(held.map((t) => t.policyId))]
-  const contracts = policies.length === 0 ? [] : store.contractsWhere({ roleCurrencies: policies })
+  const contracts = policies.length === 0 ? [] : await store.contractsWhere({ roleCurrencies: policies })
   const onChain = contracts.filter((c) => c.headTxId !== undefined)
   const chosen = new Map<string, Set<string>>()
   for (const token of held) {
@@ -49,13 +49,25 @@ export function chooseBurns(
   const active = [...chosen.keys()].filter((p) => onChain.some((c) => c.rolesCurrency === p && c.utxo !== undefined))
   if (skipActive) for (const p of active) chosen.delete(p)
   else if (active.length > 0) throw rolesActive(active.sort())
-  return [...chosen].map(([policyId, assetNames]) => {
-    const script = onChain
-      .filter((c) => c.rolesCurrency === policyId)
-      .map((c) => store.tx(c.createTxId))
-      .map((row) => (row === undefined ? undefined : policyScriptIn(row.signedTx ?? row.unsignedTx, policyId)))
-      .find((s) => s !== undefined)
+  const burns: BurnPolicy[] = []
+  for (const [policyId, assetNames] of chosen) {
+    const script = await policyScriptOf(store, onChain, policyId)
     if (script === undefined) throw invalidPolicy(policyId)
-    return { policyId, script, assetNames }
-  })
+    burns.push({ policyId, script, assetNames })
+  }
+  return burns
+}
+
+/** The policy's script, from the first creation of `contracts` under it whose transaction carries it. */
+async function policyScriptOf(
+  store: ServiceStore,
+  contracts: readonly ContractRow[],
+  policyId: string
+): Promise<ReturnType<typeof policyScriptIn>> {
+  for (const c of contracts.filter((c) => c.rolesCurrency === policyId)) {
+    const row = await store.tx(c.createTxId)
+    const script = row === undefined ? undefined : policyScriptIn(row.signedTx ?? row.unsignedTx, policyId)
+    if (script !== undefined) return script
+  }
+  return undefined
 }

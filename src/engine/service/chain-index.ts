@@ -10,8 +10,9 @@
  */
 import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import type { BlockPoint, ChainProvider, ChainTx } from '../../chain/provider'
-import { TxDecodeError, decodeTransaction } from '../../core/cardano/tx'
-import type { ServiceStore, TxRow } from '../../store/service-store'
+import { formatRef } from '../../core/cardano/refs'
+import { TxDecodeError, decodeTransaction, type DecodedTx } from '../../core/cardano/tx'
+import type { PayoutRow, ServiceStore, StoreOperations, TxRow } from '../../store/service-store'
 import { SlotClock } from '../build/slots'
 import { chainRecord, type ChainRecordContext } from './chain-records'
 import { confirmEffects, storedRecord } from './records'
@@ -61,9 +62,9 @@ export class ChainIndex {
     const { provider, store } = this.options
     const report = { confirmed: [] as string[], recorded: [] as string[] }
     if (provider.scriptTransactions === undefined) return report
-    let context: ChainRecordContext | undefined
+    let context: ChainContext | undefined
     for (let pages = 0; pages < this.pagesPerCatchUp; pages += 1) {
-      const after = store.chainCursor()
+      const after = await store.chainCursor()
       const page = await provider.scriptTransactions({
         scriptHashes: this.scriptHashes,
         ...(after === undefined ? {} : { after }),
@@ -71,16 +72,16 @@ export class ChainIndex {
       })
       if (page.kind === 'rollback') {
         const to = page.to ?? (await this.intersection(after))
-        store.rollBack(to, this.now(), utxoOf)
+        await store.rollBack(to, this.now(), utxoOf)
         continue
       }
       if (page.txs.length > 0) context ??= await this.recordContext()
       const read = context
       const released: string[] = []
-      // One SQLite transaction a page: one fsync, and a crash keeps the cursor and what it covers together.
-      store.atomically(() => {
-        for (const tx of page.txs) this.take(tx, read!, report, released)
-        store.setChainCursor(page.until)
+      // One transaction a page: one fsync, and a crash keeps the cursor and what it covers together.
+      await store.atomically(async (inside) => {
+        for (const tx of page.txs) await this.take(inside, tx, read!, report, released)
+        await inside.setChainCursor(page.until)
       })
       for (const key of released) await this.options.release(key)
       // A page cut short ends at its last transaction's block (blocks are never split, so a cut page may hold
@@ -98,7 +99,7 @@ export class ChainIndex {
   private async intersection(lost: BlockPoint | undefined): Promise<BlockPoint | undefined> {
     const { provider, store } = this.options
     if (lost === undefined || provider.scriptTransactions === undefined) return undefined
-    for (const point of store.confirmedBlocksBelow(lost.blockNo, MAX_PROBES)) {
+    for (const point of await store.confirmedBlocksBelow(lost.blockNo, MAX_PROBES)) {
       const probe = await provider.scriptTransactions({ scriptHashes: this.scriptHashes, after: point, limit: 1 })
       if (probe.kind === 'forward') return point
     }
@@ -107,26 +108,22 @@ export class ChainIndex {
 
   /** Confirms one of our builds in `block`, with what it does; frees its inputs. */
   async confirmBuilt(row: TxRow, block: BlockPoint): Promise<void> {
-    this.confirmBuiltRow(row, block)
+    await confirmBuiltRow(this.options.store, row, block)
     await this.options.release(row.reservationKey)
   }
 
-  private confirmBuiltRow(row: TxRow, block: BlockPoint): void {
-    this.options.store.confirm(row.txId, block, confirmEffects(recordOf(row, row.kind), row.txId, row.contractId ?? ''))
-  }
-
   /** Reads one transaction into the store; the reservations of our builds it confirms go to `released`. */
-  private take(
+  private async take(
+    store: StoreOperations,
     tx: ChainTx,
-    context: ChainRecordContext,
+    context: ChainContext,
     report: { confirmed: string[]; recorded: string[] },
     released: string[]
-  ): void {
-    const { store } = this.options
-    const ours = store.tx(tx.txId)
+  ): Promise<void> {
+    const ours = await store.tx(tx.txId)
     if (ours !== undefined) {
       if (ours.status !== 'confirmed') {
-        this.confirmBuiltRow(ours, tx.block)
+        await confirmBuiltRow(store, ours, tx.block)
         released.push(ours.reservationKey)
         report.confirmed.push(tx.txId)
       }
@@ -140,9 +137,9 @@ export class ChainIndex {
       if (e instanceof TxDecodeError) return
       throw e
     }
-    const found = chainRecord(decoded, context)
+    const found = chainRecord(decoded, await spentBy(store, decoded, context))
     if (found === undefined) return
-    store.insertChainTx(
+    await store.insertChainTx(
       {
         txId: tx.txId,
         kind: found.kind,
@@ -159,29 +156,42 @@ export class ChainIndex {
     report.recorded.push(tx.txId)
   }
 
-  private async recordContext(): Promise<ChainRecordContext> {
-    const { provider, store } = this.options
+  private async recordContext(): Promise<ChainContext> {
+    const { provider } = this.options
     const [eras, tip] = await Promise.all([provider.eraSummaries(), provider.tip()])
     const deployment = deploymentOf(provider)
     return {
       semanticsHash: deployment.semantics.hash,
       payoutHash: deployment.payout.hash,
       payoutAddress: payoutValidatorAddress(deployment),
-      clock: new SlotClock(eras, tip.slot, PAST_SLOTS),
-      contractAt: (ref) => {
-        const contract = store.contractAtUtxo(ref)
-        const head = contract?.headTxId === undefined ? undefined : store.tx(contract.headTxId)
-        const output = head === undefined ? undefined : currentOutputOf(head)
-        return contract === undefined || output === undefined
-          ? undefined
-          : { contractId: contract.contractId, datum: output.datum }
-      },
-      openPayout: (ref) => {
-        const payout = store.payout(ref)
-        return payout?.withdrawalId === undefined ? payout : undefined
-      }
+      clock: new SlotClock(eras, tip.slot, PAST_SLOTS)
     }
   }
+}
+
+/** What reading a page needs besides the store: the scripts and the chain's clock. */
+type ChainContext = Omit<ChainRecordContext, 'contractAt' | 'openPayout'>
+
+/** The record context for `tx`: what the store holds at each output it spends (a contract's UTxO, a payout). */
+async function spentBy(store: StoreOperations, tx: DecodedTx, context: ChainContext): Promise<ChainRecordContext> {
+  const contracts = new Map<string, { readonly contractId: string; readonly datum: Uint8Array }>()
+  const payouts = new Map<string, PayoutRow>()
+  for (const input of tx.body.inputs) {
+    const ref = formatRef(input)
+    const contract = await store.contractAtUtxo(ref)
+    const head = contract?.headTxId === undefined ? undefined : await store.tx(contract.headTxId)
+    const output = head === undefined ? undefined : currentOutputOf(head)
+    if (contract !== undefined && output !== undefined) {
+      contracts.set(ref, { contractId: contract.contractId, datum: output.datum })
+    }
+    const payout = await store.payout(ref)
+    if (payout !== undefined && payout.withdrawalId === undefined) payouts.set(ref, payout)
+  }
+  return { ...context, contractAt: (ref) => contracts.get(ref), openPayout: (ref) => payouts.get(ref) }
+}
+
+async function confirmBuiltRow(store: StoreOperations, row: TxRow, block: BlockPoint): Promise<void> {
+  await store.confirm(row.txId, block, confirmEffects(recordOf(row, row.kind), row.txId, row.contractId ?? ''))
 }
 
 /** The UTxO a contract is at after `head` (its head transaction), or null once closed. */

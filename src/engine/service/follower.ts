@@ -80,7 +80,7 @@ export class Follower {
       if (e instanceof ChainError) return report(false)
       throw e
     }
-    for (const row of [...store.txsWithStatus('submitted'), ...store.attemptedSubmits()]) {
+    for (const row of [...(await store.txsWithStatus('submitted')), ...(await store.attemptedSubmits())]) {
       let status: TxStatus
       try {
         status = await this.options.provider.txStatus(row.txId)
@@ -92,9 +92,9 @@ export class Follower {
         await index.confirmBuilt(row, status.block)
         confirmed.push(row.txId)
       } else if (status.status === 'pending' && row.status === 'unsigned' && row.signedTx !== undefined) {
-        store.markSubmitted(row.txId, row.signedTx, this.now())
+        await store.markSubmitted(row.txId, row.signedTx, this.now())
       } else if (status.status === 'unknown' && row.status === 'submitted' && this.isOverdue(row)) {
-        store.markUnsigned(row.txId)
+        await store.markUnsigned(row.txId)
         dropped.push(row.txId)
       }
     }

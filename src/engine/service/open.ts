@@ -3,10 +3,8 @@
  * across restarts), the builder, and the follower. `close` stops the follower and closes the file.
  */
 import type { ChainProvider } from '../../chain/provider'
-import { openDatabase } from '../../store/database'
-import { ContractSourceStore } from '../../store/contract-sources'
-import { SqliteInputReservations } from '../../store/reservations'
-import { ServiceStore } from '../../store/service-store'
+import { openSqliteStore } from '../../store/open-store'
+import type { ServiceStore } from '../../store/service-store'
 import { MarloweTxBuilder, type BuilderOptions } from '../build'
 import { ChainIndex } from './chain-index'
 import { Follower } from './follower'
@@ -33,15 +31,14 @@ export interface OpenService {
   close(): Promise<void>
 }
 
-export function openService(options: OpenServiceOptions): OpenService {
-  const db = openDatabase(options.databasePath)
+export async function openService(options: OpenServiceOptions): Promise<OpenService> {
+  const opened = openSqliteStore(options.databasePath)
   const now = options.now ?? Date.now
-  const reservations = new SqliteInputReservations(db)
-  reservations.releaseOrphans()
+  const { reservations, records: store } = opened
+  await reservations.releaseOrphans()
   const builder = new MarloweTxBuilder({ ...options.builder, provider: options.provider, reservations, now })
-  const store = new ServiceStore(db)
-  recordMissingParties(store)
-  const sources = new ContractSources(new ContractSourceStore(db))
+  await recordMissingParties(store)
+  const sources = new ContractSources(opened.sources)
   const service = new MarloweService({ provider: options.provider, store, builder, sources, now })
   const release = (key: string): Promise<void> => builder.release(key)
   const index = new ChainIndex({ provider: options.provider, store, release, now })
@@ -59,7 +56,7 @@ export function openService(options: OpenServiceOptions): OpenService {
     store,
     close: async () => {
       await follower.stop()
-      db.close()
+      await opened.close()
     }
   }
 }

@@ -38,17 +38,19 @@ export function contractQuery(filter: ContractFilter): ContractQuery {
 }
 
 /** Records the parties of contracts stored before they were kept (a store from an older version), in batches. */
-export function recordMissingParties(store: ServiceStore): void {
+export async function recordMissingParties(store: ServiceStore): Promise<void> {
   for (;;) {
-    const batch = store.contractsWithoutParties(500)
+    const batch = await store.contractsWithoutParties(500)
     if (batch.length === 0) return
-    for (const contract of batch) store.setContractParties(contract.contractId, storedParties(store, contract))
+    for (const contract of batch) {
+      await store.setContractParties(contract.contractId, await storedParties(store, contract))
+    }
   }
 }
 
 /** A stored contract's parties; one whose creation does not read back has none (its view reports the damage). */
-function storedParties(store: ServiceStore, contract: ContractRow): string[] {
-  const created = store.tx(contract.createTxId)
+async function storedParties(store: ServiceStore, contract: ContractRow): Promise<string[]> {
+  const created = await store.tx(contract.createTxId)
   if (created === undefined) return []
   try {
     return contractPartyKeys(decodeMarloweData(recordOf(created, 'create').datum))

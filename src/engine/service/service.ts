@@ -175,7 +175,8 @@ export class MarloweService {
 
   /** A `sourceId` creates the stored contract merkleized, its continuations known to the safety checks. */
   async createContract(wallet: WalletRequest, asked: CreateContractRequest): Promise<CreateContractResult> {
-    const request = 'sourceId' in asked ? fromSource(asked, this.sources.withContinuations(asked.sourceId)) : asked
+    const request =
+      'sourceId' in asked ? fromSource(asked, await this.sources.withContinuations(asked.sourceId)) : asked
     const build = await this.freeingInputs(wallet, () => this.builder.create(wallet, request))
     const contractId = formatRef(build.contractId)
     await this.keep(build.reservation.key, () =>
@@ -192,13 +193,13 @@ export class MarloweService {
         parties: contractPartyKeys(build.datum)
       })
     )
-    return { contractId, unsigned: unsignedOf(this.mustTx(build.txId)), safetyErrors: build.safetyErrors }
+    return { contractId, unsigned: unsignedOf(await this.mustTx(build.txId)), safetyErrors: build.safetyErrors }
   }
 
   async applyInputs(id: string, wallet: WalletRequest, request: ApplyInputsRequest): Promise<ApplyInputsResult> {
     const contractId = id.toLowerCase()
-    const head = this.confirmedHead(contractId, 'LoadMarloweContextErrorNotFound')
-    const current = readStored('contract', contractId, () => currentOutputOf(head))
+    const head = await this.confirmedHead(contractId, 'LoadMarloweContextErrorNotFound')
+    const current = await readStored('contract', contractId, () => currentOutputOf(head))
     if (current === undefined) {
       throw new EngineError(
         'BadRequest',
@@ -206,10 +207,13 @@ export class MarloweService {
         `contract ${contractId} has closed: it takes no more inputs`
       )
     }
+    const continuations = await this.sources.continuationsOf(
+      await readStored('contract', contractId, () => decodeMarloweData(current.datum).contract)
+    )
     const build = await this.freeingInputs(wallet, () =>
       this.builder.applyInputs(wallet, {
         ...request,
-        continuation: (hash) => this.sources.continuation(hash),
+        continuation: (hash) => continuations.get(hash),
         contractId: mustRef(contractId),
         marloweUtxo: mustRef(current.ref),
         datum: current.datum
@@ -230,7 +234,7 @@ export class MarloweService {
     return {
       contractId,
       transactionId: build.txId,
-      unsigned: unsignedOf(this.mustTx(build.txId)),
+      unsigned: unsignedOf(await this.mustTx(build.txId)),
       safetyErrors: build.safetyErrors
     }
   }
@@ -238,7 +242,7 @@ export class MarloweService {
   async withdraw(wallet: WalletRequest, request: WithdrawPayoutsRequest): Promise<WithdrawResult> {
     const datums = new Map<string, Uint8Array>()
     for (const ref of request.payouts) {
-      const known = this.store.payout(formatRef(ref))
+      const known = await this.store.payout(formatRef(ref))
       if (known !== undefined) {
         datums.set(known.payoutId, encodePayoutDatum({ rolesCurrency: known.rolesCurrency, role: known.role }))
       }
@@ -257,7 +261,7 @@ export class MarloweService {
         ...storedRecord(withdrawRecord(build))
       })
     )
-    return { withdrawalId: build.txId, unsigned: unsignedOf(this.mustTx(build.txId)) }
+    return { withdrawalId: build.txId, unsigned: unsignedOf(await this.mustTx(build.txId)) }
   }
 
   /**
@@ -279,7 +283,7 @@ export class MarloweService {
         ...storedRecord(burnRecord(build))
       })
     )
-    return { txId: build.txId, burned: build.burned, unsigned: unsignedOf(this.mustTx(build.txId)) }
+    return { txId: build.txId, burned: build.burned, unsigned: unsignedOf(await this.mustTx(build.txId)) }
   }
 
   /**
@@ -296,13 +300,13 @@ export class MarloweService {
         const held = await this.heldWalletOutputs(wallet)
         const oldest = held.builds.find((b) => b.status === 'unsigned' && !b.superseded && !this.inFlight.has(b.txId))
         if (oldest === undefined || superseded >= MAX_SUPERSEDED) throw withHeldInputs(e, held)
-        if (this.store.markSuperseded(oldest.txId, this.now())) await this.builder.release(oldest.reservationKey)
+        if (await this.store.markSuperseded(oldest.txId, this.now())) await this.builder.release(oldest.reservationKey)
       }
     }
   }
 
   /** The builds whose live reservations spend any of `refs` (`txid#ix`), oldest first. */
-  heldBy(refs: readonly string[]): HeldBy[] {
+  heldBy(refs: readonly string[]): Promise<HeldBy[]> {
     return this.store.heldBy(refs, this.now())
   }
 
@@ -310,7 +314,7 @@ export class MarloweService {
   private async heldWalletOutputs(wallet: WalletRequest): Promise<HeldOutputs> {
     const utxos = await this.provider.utxosAt([wallet.changeAddress, ...(wallet.extraAddresses ?? [])])
     const lovelace = new Map(utxos.map((u) => [formatRef(u.ref), u.value.lovelace]))
-    const builds = this.heldBy([...lovelace.keys()])
+    const builds = await this.heldBy([...lovelace.keys()])
     return { builds, lovelace }
   }
 
@@ -320,7 +324,7 @@ export class MarloweService {
    */
   async discard(id: string): Promise<TxRow> {
     const txId = id.toLowerCase()
-    const row = this.store.tx(txId)
+    const row = await this.store.tx(txId)
     if (row === undefined) throw notFound('TxNotFound', `there is no transaction ${txId} built here`)
     if (row.status !== 'unsigned' || this.inFlight.has(txId)) {
       const status = row.status === 'unsigned' ? 'being submitted' : row.status
@@ -331,15 +335,15 @@ export class MarloweService {
         { txId, status }
       )
     }
-    this.store.markDiscarded(txId, this.now())
+    await this.store.markDiscarded(txId, this.now())
     await this.builder.release(row.reservationKey)
-    return this.mustTx(txId)
+    return await this.mustTx(txId)
   }
 
   /** A build that cannot be stored must not keep its inputs reserved. */
-  private async keep(reservationKey: string, store: () => void): Promise<void> {
+  private async keep(reservationKey: string, store: () => Promise<void>): Promise<void> {
     try {
-      store()
+      await store()
     } catch (e) {
       await this.builder.release(reservationKey)
       throw e
@@ -353,7 +357,7 @@ export class MarloweService {
    * `alreadyOnChain` when the node turned it down because it had it already.
    */
   async submit(target: SubmitTarget, envelope: SubmitEnvelope): Promise<SubmitOutcome> {
-    const row = this.submitTarget(target)
+    const row = await this.submitTarget(target)
     const already = (): EngineError => alreadySubmitted(target.kind)
     if (row.status !== 'unsigned' || this.inFlight.has(row.txId)) throw already()
     if (row.discardedAt !== undefined) throw discarded(row)
@@ -370,7 +374,7 @@ export class MarloweService {
     }
     this.inFlight.add(row.txId)
     try {
-      this.store.recordSubmitAttempt(row.txId, signed)
+      await this.store.recordSubmitAttempt(row.txId, signed)
       let outcome: SubmitOutcome = 'accepted'
       try {
         await this.sendToNode(signed)
@@ -379,13 +383,13 @@ export class MarloweService {
         // A refusal can mean the node already has this very tx (an earlier attempt whose answer was lost, or
         // the wallet submitted it too): then the submit has happened and must not be forgotten.
         if (!(await this.nodeHas(row.txId))) {
-          this.store.clearSubmitAttempt(row.txId)
+          await this.store.clearSubmitAttempt(row.txId)
           throw e
         }
         outcome = 'alreadyOnChain'
       }
       // The inputs stay reserved until the tx is confirmed: until then the ledger still lists them as unspent.
-      if (!this.store.markSubmitted(row.txId, signed, this.now())) throw already()
+      if (!(await this.store.markSubmitted(row.txId, signed, this.now()))) throw already()
       return outcome
     } finally {
       this.inFlight.delete(row.txId)
@@ -400,7 +404,7 @@ export class MarloweService {
    */
   async submitSigned(file: Pick<TransactionFile, 'tx' | 'txId' | 'era'>): Promise<SignedSubmission> {
     const { txId } = file
-    const row = this.store.tx(txId)
+    const row = await this.store.tx(txId)
     const build = row === undefined ? undefined : submitTargetOf(row)
     const answer = (already?: SignedSubmission['already']): SignedSubmission => ({
       txId,
@@ -466,7 +470,7 @@ export class MarloweService {
     }
   }
 
-  private submitTarget(given: SubmitTarget): TxRow {
+  private async submitTarget(given: SubmitTarget): Promise<TxRow> {
     const target = lowerCaseIds(given)
     const wrongPlace = (row: TxRow): EngineError => {
       const where =
@@ -492,29 +496,29 @@ export class MarloweService {
     }
     switch (target.kind) {
       case 'create': {
-        const contract = this.store.contract(target.contractId)
-        const row = contract === undefined ? undefined : this.store.tx(contract.createTxId)
+        const contract = await this.store.contract(target.contractId)
+        const row = contract === undefined ? undefined : await this.store.tx(contract.createTxId)
         if (row !== undefined) return row
-        const other = this.store.tx(target.contractId.slice(0, 64))
+        const other = await this.store.tx(target.contractId.slice(0, 64))
         if (other !== undefined) throw wrongPlace(other)
         throw notFound('NotFound', 'Contract not found')
       }
       case 'apply': {
-        const row = this.store.tx(target.transactionId)
+        const row = await this.store.tx(target.transactionId)
         if (row === undefined) throw notFound('NotFound', 'Transaction not found')
         if (row.kind !== 'apply') throw wrongPlace(row)
         if (row.contractId !== target.contractId) throw notFound('NotFound', 'Transaction not found')
         return row
       }
       case 'withdraw': {
-        const row = this.store.tx(target.withdrawalId)
+        const row = await this.store.tx(target.withdrawalId)
         if (row === undefined) throw notFound('NotFound', 'Withdrawal not found')
         if (row.kind !== 'withdraw') throw wrongPlace(row)
         return row
       }
       case 'burn': {
         // Runtime answers an unknown burn with 400, not 404 (runtime-api.md §3.13).
-        const row = this.store.tx(target.txId)
+        const row = await this.store.tx(target.txId)
         if (row === undefined) throw new EngineError('BadRequest', 'TxNotFound', 'Transaction not found')
         if (row.kind !== 'burn') throw wrongPlace(row)
         return row
@@ -529,22 +533,23 @@ export class MarloweService {
 
   // ---- reads ----------------------------------------------------------------------------------------------
 
-  getContract(id: string): ContractView {
+  async getContract(id: string): Promise<ContractView> {
     const contractId = id.toLowerCase()
-    const view = readStored('contract', contractId, () => this.views.contract(contractId))
+    const view = await readStored('contract', contractId, () => this.views.contract(contractId))
     if (view === undefined) throw notFound('NotFound', 'Contract not found')
     return view
   }
 
   /** Contracts whose creation is confirmed, newest first (Runtime lists only what is on chain). */
-  listContracts(filter: ContractFilter = {}): ContractView[] {
-    const found = this.store.contractPage(contractQuery(filter), { order: 'desc', offset: 0, limit: -1 })
+  async listContracts(filter: ContractFilter = {}): Promise<ContractView[]> {
+    const found = await this.store.contractPage(contractQuery(filter), { order: 'desc', offset: 0, limit: -1 })
     return readableRows(found?.rows ?? [], (row) => this.getContract(row.contractId))
   }
 
   /** Every stored contract that matches, whatever its status (a just-built one too), newest build first. */
-  storedContracts(filter: ContractFilter = {}): ContractView[] {
-    return readableRows(this.store.contractsWhere(contractQuery(filter)), (row) => this.getContract(row.contractId))
+  async storedContracts(filter: ContractFilter = {}): Promise<ContractView[]> {
+    const rows = await this.store.contractsWhere(contractQuery(filter))
+    return readableRows(rows, (row) => this.getContract(row.contractId))
   }
 
   /**
@@ -552,15 +557,17 @@ export class MarloweService {
    * and how many match in all; undefined when `page.start` is not one of them. Only the page's contracts are
    * read, and no datum.
    */
-  pageContracts(
+  async pageContracts(
     filter: ContractFilter,
     page: PageRequest
-  ): { readonly ids: string[]; readonly headers: ContractHeader[]; readonly total: number } | undefined {
-    const found = this.store.contractPage(contractQuery(filter), page)
+  ): Promise<{ readonly ids: string[]; readonly headers: ContractHeader[]; readonly total: number } | undefined> {
+    const found = await this.store.contractPage(contractQuery(filter), page)
     if (found === undefined) return undefined
     return {
       ids: found.rows.map((row) => row.contractId),
-      headers: readableRows(found.rows, (row) => readStored('contract', row.contractId, () => contractHeader(row))),
+      headers: await readableRows(found.rows, (row) =>
+        readStored('contract', row.contractId, () => contractHeader(row))
+      ),
       total: found.total
     }
   }
@@ -570,17 +577,19 @@ export class MarloweService {
    * id, included): the ids the page spans and the views of those that read back; undefined when `page.start` is
    * not stored. Only the page's contracts are read.
    */
-  pageStoredContracts(page: PageRequest): { readonly ids: string[]; readonly views: ContractView[] } | undefined {
-    const rows = this.store.storedContractPage(page)
+  async pageStoredContracts(
+    page: PageRequest
+  ): Promise<{ readonly ids: string[]; readonly views: ContractView[] } | undefined> {
+    const rows = await this.store.storedContractPage(page)
     if (rows === undefined) return undefined
     return {
       ids: rows.map((row) => row.contractId),
-      views: readableRows(rows, (row) => this.getContract(row.contractId))
+      views: await readableRows(rows, (row) => this.getContract(row.contractId))
     }
   }
 
-  getTransaction(contractId: string, transactionId: string): TransactionView {
-    const row = this.store.tx(transactionId.toLowerCase())
+  async getTransaction(contractId: string, transactionId: string): Promise<TransactionView> {
+    const row = await this.store.tx(transactionId.toLowerCase())
     if (row === undefined || row.kind !== 'apply' || row.contractId !== contractId.toLowerCase()) {
       throw notFound('NotFound', 'Transaction not found')
     }
@@ -588,11 +597,10 @@ export class MarloweService {
   }
 
   /** The confirmed input applications of a contract, newest first. */
-  listTransactions(id: string): TransactionView[] {
+  async listTransactions(id: string): Promise<TransactionView[]> {
     const contractId = id.toLowerCase()
-    if (this.store.contract(contractId) === undefined) throw notFound('NotFound', 'Contract not found')
-    const rows = this.store
-      .txsOfContract(contractId)
+    if ((await this.store.contract(contractId)) === undefined) throw notFound('NotFound', 'Contract not found')
+    const rows = (await this.store.txsOfContract(contractId))
       .filter((t) => t.kind === 'apply' && t.status === 'confirmed')
       .sort(newestFirst)
     return readableRows(rows, (t) => this.transactionView(t))
@@ -603,64 +611,66 @@ export class MarloweService {
    * ids the page spans, the headers of those that read back, and how many there are in all; undefined when
    * `page.start` is not one of them. Only the page's rows are read, and no record or datum.
    */
-  pageTransactions(
+  async pageTransactions(
     id: string,
     page: PageRequest
-  ): { readonly ids: string[]; readonly headers: TransactionHeader[]; readonly total: number } | undefined {
+  ): Promise<{ readonly ids: string[]; readonly headers: TransactionHeader[]; readonly total: number } | undefined> {
     const contractId = id.toLowerCase()
-    if (this.store.contract(contractId) === undefined) throw notFound('NotFound', 'Contract not found')
-    const found = this.store.appliedTxPage(contractId, page)
+    if ((await this.store.contract(contractId)) === undefined) throw notFound('NotFound', 'Contract not found')
+    const found = await this.store.appliedTxPage(contractId, page)
     if (found === undefined) return undefined
     return {
       ids: found.rows.map((row) => row.txId),
-      headers: readableRows(found.rows, (row) => readStored('transaction', row.txId, () => transactionHeader(row))),
+      headers: await readableRows(found.rows, (row) =>
+        readStored('transaction', row.txId, () => transactionHeader(row))
+      ),
       total: found.total
     }
   }
 
-  private transactionView(row: TxRow): TransactionView {
+  private transactionView(row: TxRow): Promise<TransactionView> {
     return readStored('transaction', row.txId, () => this.views.transaction(row, recordOf(row, 'apply')))
   }
 
-  getWithdrawal(withdrawalId: string): WithdrawalView {
-    const row = this.store.tx(withdrawalId.toLowerCase())
+  async getWithdrawal(withdrawalId: string): Promise<WithdrawalView> {
+    const row = await this.store.tx(withdrawalId.toLowerCase())
     if (row === undefined || row.kind !== 'withdraw') throw notFound('NotFound', 'Withdrawal not found')
     return this.withdrawalView(row)
   }
 
   /** Confirmed withdrawals, newest first, optionally only those withdrawing payouts of given role currencies. */
-  listWithdrawals(roleCurrencies: readonly string[] = []): WithdrawalView[] {
-    return this.pageWithdrawals(roleCurrencies, { order: 'desc', offset: 0, limit: -1 })?.views ?? []
+  async listWithdrawals(roleCurrencies: readonly string[] = []): Promise<WithdrawalView[]> {
+    return (await this.pageWithdrawals(roleCurrencies, { order: 'desc', offset: 0, limit: -1 }))?.views ?? []
   }
 
   /**
    * One page of the confirmed withdrawals that match, newest first or oldest first: the ids the page spans, the
    * views of those that read back, and how many match in all; undefined when `page.start` is not one of them.
    */
-  pageWithdrawals(
+  async pageWithdrawals(
     roleCurrencies: readonly string[],
     page: PageRequest
-  ): { readonly ids: string[]; readonly views: WithdrawalView[]; readonly total: number } | undefined {
-    const found = this.store.withdrawalPage(roleCurrencies, page)
+  ): Promise<{ readonly ids: string[]; readonly views: WithdrawalView[]; readonly total: number } | undefined> {
+    const found = await this.store.withdrawalPage(roleCurrencies, page)
     if (found === undefined) return undefined
     return {
       ids: found.rows.map((row) => row.txId),
-      views: readableRows(found.rows, (row) => this.withdrawalView(row)),
+      views: await readableRows(found.rows, (row) => this.withdrawalView(row)),
       total: found.total
     }
   }
 
-  private withdrawalView(row: TxRow): WithdrawalView {
+  private withdrawalView(row: TxRow): Promise<WithdrawalView> {
     return readStored('withdrawal', row.txId, () => this.views.withdrawal(row))
   }
 
-  getPayout(payoutId: string): PayoutView {
-    const row = this.store.payout(payoutId.toLowerCase())
+  async getPayout(payoutId: string): Promise<PayoutView> {
+    const row = await this.store.payout(payoutId.toLowerCase())
     if (row === undefined) throw notFound('NotFound', 'Payout not found')
     return this.payoutView(row)
   }
 
-  private payoutView(row: PayoutRow): PayoutView {
+  private payoutView(row: PayoutRow): Promise<PayoutView> {
     return readStored('payout', row.payoutId, () => this.views.payout(row))
   }
 
@@ -668,19 +678,19 @@ export class MarloweService {
    * Payouts of confirmed transactions, newest first as Runtime orders them: by the paying transaction's place
    * in the chain (block number: blocks can share a slot on the sandbox), then its id, then the output index.
    */
-  listPayouts(filter: PayoutFilter = {}): PayoutView[] {
-    return this.pagePayouts(filter, { order: 'desc', offset: 0, limit: -1 })?.views ?? []
+  async listPayouts(filter: PayoutFilter = {}): Promise<PayoutView[]> {
+    return (await this.pagePayouts(filter, { order: 'desc', offset: 0, limit: -1 }))?.views ?? []
   }
 
   /**
    * One page of the payouts that match, in Runtime's order or oldest first: the ids the page spans, the views of
    * those that read back, and how many match in all; undefined when `page.start` is not one of them.
    */
-  pagePayouts(
+  async pagePayouts(
     filter: PayoutFilter,
     page: PageRequest
-  ): { readonly ids: string[]; readonly views: PayoutView[]; readonly total: number } | undefined {
-    const found = this.store.payoutPage(
+  ): Promise<{ readonly ids: string[]; readonly views: PayoutView[]; readonly total: number } | undefined> {
+    const found = await this.store.payoutPage(
       {
         ...(filter.contractIds === undefined ? {} : { contractIds: filter.contractIds }),
         ...(filter.roleTokens === undefined
@@ -693,18 +703,18 @@ export class MarloweService {
     if (found === undefined) return undefined
     return {
       ids: found.rows.map((row) => row.payoutId),
-      views: readableRows(found.rows, (row) => this.payoutView(row)),
+      views: await readableRows(found.rows, (row) => this.payoutView(row)),
       total: found.total
     }
   }
 
   /** What the contract accepts next in an interval (Runtime's GET /contracts/{id}/next). */
-  next(id: string, request: NextRequest): NextSteps {
+  async next(id: string, request: NextRequest): Promise<NextSteps> {
     const contractId = id.toLowerCase()
-    const head = this.confirmedHead(contractId, 'contractNotFound')
-    const current = readStored('contract', contractId, () => currentOutputOf(head))
+    const head = await this.confirmedHead(contractId, 'contractNotFound')
+    const current = await readStored('contract', contractId, () => currentOutputOf(head))
     if (current === undefined) throw notFound('contractClosed', `contract ${contractId} has closed`)
-    const md = readStored('contract', contractId, () => decodeMarloweData(current.datum))
+    const md = await readStored('contract', contractId, () => decodeMarloweData(current.datum))
     const result = evaluating(() =>
       nextSteps({ timeInterval: request.interval }, md.state, md.contract, request.parties)
     )
@@ -727,17 +737,17 @@ export class MarloweService {
   }
 
   /** The contract's newest confirmed transaction; `code` is the 404's errorCode when there is none. */
-  private confirmedHead(contractId: string, code: string): TxRow {
-    const contract = this.store.contract(contractId)
-    const head = contract?.headTxId === undefined ? undefined : this.store.tx(contract.headTxId)
+  private async confirmedHead(contractId: string, code: string): Promise<TxRow> {
+    const contract = await this.store.contract(contractId)
+    const head = contract?.headTxId === undefined ? undefined : await this.store.tx(contract.headTxId)
     if (contract === undefined) throw notFound(code, 'Contract not found')
     if (head === undefined)
       throw notFound(code, `contract ${contractId} is not on chain yet: wait until it is confirmed`)
     return head
   }
 
-  private mustTx(txId: string): TxRow {
-    const row = this.store.tx(txId)
+  private async mustTx(txId: string): Promise<TxRow> {
+    const row = await this.store.tx(txId)
     if (row === undefined)
       throw new EngineError('Internal', 'CorruptStore', `transaction ${txId} vanished from the store`)
     return row

@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../../core/json/lossless'
 import { expandContract } from '../../core/marlowe/merkle'
-import { BUNDLE_LIMITS, BundleError, linkBundle, readBundle } from '../../core/marlowe/object-bundle'
+import { BUNDLE_LIMITS, BundleError, adjacencyOf, linkBundle, readBundle } from '../../core/marlowe/object-bundle'
 import type { Contract } from '../../core/marlowe/types'
 import type { ContractSourceStore } from '../../store/contract-sources'
 import { EngineError } from '../errors'
@@ -30,21 +30,50 @@ export class ContractSources {
    * Links the bundles (one JSON document each, objects defined before use across all of them) and stores every
    * contract they make, in one transaction. Throws `BundleError`, Runtime's reasons; nothing is stored then.
    */
-  import(main: string, documents: readonly JsonValue[]): ImportedSources {
+  async import(main: string, documents: readonly JsonValue[]): Promise<ImportedSources> {
     const objects = documents.flatMap((doc, i) => readBundle(doc, documents.length === 1 ? '$' : `$[bundle ${i}]`))
-    const linked = linkBundle(objects, (hash) => this.store.has(hash))
+    const linked = await this.link(objects)
     const contractSourceId = linked.ids.get(main)
     if (contractSourceId === undefined) throw new BundleError('MainNotDefined', 'Main contract not defined.')
-    this.store.addAll(linked.contracts)
+    await this.store.addAll(linked.contracts)
     return { contractSourceId, intermediateIds: linked.ids }
   }
 
+  /**
+   * Links the objects, with the stored contracts they name by hash: each one the linker misses is looked up and,
+   * when stored, the objects are linked again knowing it. A bundle names few stored contracts, so this costs few
+   * links, and the store is asked only about the hashes the bundle names.
+   */
+  private async link(objects: Parameters<typeof linkBundle>[0]): Promise<ReturnType<typeof linkBundle>> {
+    const stored = new Set<string>()
+    for (;;) {
+      try {
+        return linkBundle(objects, (hash) => stored.has(hash))
+      } catch (e) {
+        const missing = e instanceof BundleError && e.kind === 'ContinuationNotInStore' ? e.details : undefined
+        if (typeof missing !== 'string' || stored.has(missing) || !(await this.store.has(missing))) throw e
+        stored.add(missing)
+      }
+    }
+  }
+
+  /** The contract `id` and every stored contract its closure reaches, by hash. */
+  private async closureOf(id: string): Promise<Map<string, Contract>> {
+    const contracts = new Map<string, Contract>()
+    for (const hash of (await this.store.closure(id)) ?? []) {
+      const contract = await this.store.get(hash)
+      if (contract !== undefined) contracts.set(hash, contract)
+    }
+    return contracts
+  }
+
   /** The stored contract (merkleized cases kept, or with `expand` inlined); undefined when unknown. */
-  get(id: string, expand: boolean): Contract | undefined {
-    const contract = this.store.get(id)
+  async get(id: string, expand: boolean): Promise<Contract | undefined> {
+    const contract = await this.store.get(id)
     if (contract === undefined || !expand) return contract
+    const reachable = await this.closureOf(id)
     try {
-      return expandContract(contract, (hash) => this.store.get(hash), BUNDLE_LIMITS.maxExpandedNodes)
+      return expandContract(contract, (hash) => reachable.get(hash), BUNDLE_LIMITS.maxExpandedNodes)
     } catch (e) {
       if (e instanceof RangeError) {
         throw new EngineError(
@@ -57,17 +86,17 @@ export class ContractSources {
     }
   }
 
-  adjacency(id: string): readonly string[] | undefined {
+  adjacency(id: string): Promise<readonly string[] | undefined> {
     return this.store.adjacency(id)
   }
 
-  closure(id: string): readonly string[] | undefined {
+  closure(id: string): Promise<readonly string[] | undefined> {
     return this.store.closure(id)
   }
 
   /** A stored contract by id and every contract in its closure; 404 `ContractNotFound` when unknown (Runtime's). */
-  withContinuations(id: string): SourceWithContinuations {
-    const contract = this.store.get(id)
+  async withContinuations(id: string): Promise<SourceWithContinuations> {
+    const contract = await this.store.get(id)
     if (contract === undefined) {
       throw new EngineError(
         'NotFound',
@@ -75,16 +104,22 @@ export class ContractSources {
         `Contract source ${id} not found in the contract store: upload it first (POST /contracts/sources)`
       )
     }
-    const continuations = new Map<string, Contract>()
-    for (const hash of this.store.closure(id) ?? []) {
-      const continuation = hash === id ? undefined : this.store.get(hash)
-      if (continuation !== undefined) continuations.set(hash, continuation)
-    }
+    const continuations = await this.closureOf(id)
+    continuations.delete(id)
     return { contract, continuations }
   }
 
-  /** The contract the store holds under `hash`, for the continuations an apply reveals. */
-  continuation(hash: string): Contract | undefined {
-    return this.store.get(hash)
+  /**
+   * Every stored continuation `contract`'s merkleized cases reach, by hash, for the continuations an apply
+   * reveals: whichever cases its inputs take, the one each needs is among them. None is read for a contract
+   * without merkleized cases.
+   */
+  async continuationsOf(contract: Contract): Promise<ReadonlyMap<string, Contract>> {
+    const continuations = new Map<string, Contract>()
+    for (const hash of adjacencyOf(contract)) {
+      if (continuations.has(hash)) continue
+      for (const [reached, continuation] of await this.closureOf(hash)) continuations.set(reached, continuation)
+    }
+    return continuations
   }
 }

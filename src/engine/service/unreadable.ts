@@ -43,9 +43,9 @@ const UNREADABLE_CODES: ReadonlySet<string> = new Set(Object.values(UNREADABLE))
  * NotFound, as the lists that need what is damaged leave it out too; the message and `details.reason` say what
  * is wrong with it.
  */
-export function readStored<T>(resource: StoredResource, id: string, read: () => T): T {
+export async function readStored<T>(resource: StoredResource, id: string, read: () => T | Promise<T>): Promise<T> {
   try {
-    return read()
+    return await read()
   } catch (e) {
     if (!isDecodeFailure(e)) throw e
     throw new EngineError(
@@ -57,12 +57,12 @@ export function readStored<T>(resource: StoredResource, id: string, read: () => 
   }
 }
 
-/** What `read` gives for each row that reads back; rows that do not (see `readStored`) are left out. */
-export function readableRows<R, T>(rows: readonly R[], read: (row: R) => T): T[] {
+/** What `read` gives for each row that reads back, in order; rows that do not (see `readStored`) are left out. */
+export async function readableRows<R, T>(rows: readonly R[], read: (row: R) => T | Promise<T>): Promise<T[]> {
   const out: T[] = []
   for (const row of rows) {
     try {
-      out.push(read(row))
+      out.push(await read(row))
     } catch (e) {
       if (!(e instanceof EngineError && UNREADABLE_CODES.has(e.code))) throw e
     }

@@ -135,10 +135,10 @@ export class Views {
     }
   }
 
-  contract(contractId: string): ContractView | undefined {
-    const c = this.store.contract(contractId)
+  async contract(contractId: string): Promise<ContractView | undefined> {
+    const c = await this.store.contract(contractId)
     if (c === undefined) return undefined
-    const createRow = this.store.tx(c.createTxId)
+    const createRow = await this.store.tx(c.createTxId)
     if (createRow === undefined) return undefined
     const created = recordOf(createRow, 'create')
     const initial = decodeMarloweData(created.datum)
@@ -152,10 +152,10 @@ export class Views {
       initialContract: initial.contract,
       initialState: initial.state,
       ...unsigned(createRow),
-      unclaimedPayouts: this.store.unclaimedPayoutsOf(contractId).map((p) => this.payout(p)),
+      unclaimedPayouts: (await this.store.unclaimedPayoutsOf(contractId)).map((p) => this.payout(p)),
       marloweAddress: created.marloweAddress
     }
-    const head = c.headTxId === undefined ? undefined : this.store.tx(c.headTxId)
+    const head = c.headTxId === undefined ? undefined : await this.store.tx(c.headTxId)
     if (head === undefined) {
       return { ...view, current: { contract: initial.contract, state: initial.state }, assets: created.assets }
     }
@@ -173,13 +173,13 @@ export class Views {
     return { current: { contract: md.contract, state: md.state, utxo: output.ref }, assets: output.assets }
   }
 
-  transaction(row: TxRow, record: ApplyRecord): TransactionView {
+  async transaction(row: TxRow, record: ApplyRecord): Promise<TransactionView> {
     const input = decodeMarloweData(record.inputDatum)
     const output = record.output === undefined ? undefined : decodeMarloweData(record.output.datum)
     const contractId = row.contractId ?? ''
     // Both by index, from this transaction alone: a view never reads the rest of the contract's history.
-    const consuming = record.output === undefined ? undefined : this.store.spenderOf(record.output.ref)
-    const paid = new Map(this.store.payoutsOfTx(row.txId).map((p) => [p.payoutId, p]))
+    const consuming = record.output === undefined ? undefined : await this.store.spenderOf(record.output.ref)
+    const paid = new Map((await this.store.payoutsOfTx(row.txId)).map((p) => [p.payoutId, p]))
     return {
       contractId,
       transactionId: row.txId,
@@ -208,18 +208,23 @@ export class Views {
     }
   }
 
-  withdrawal(row: TxRow): WithdrawalView {
+  async withdrawal(row: TxRow): Promise<WithdrawalView> {
     const record = recordOf(row, 'withdraw')
-    const stored = new Map(this.store.payoutsOfWithdrawal(row.txId).map((p) => [p.payoutId, p]))
+    const stored = new Map((await this.store.payoutsOfWithdrawal(row.txId)).map((p) => [p.payoutId, p]))
+    const payouts: PayoutView[] = []
+    for (const p of record.payouts) {
+      const known = stored.get(p.ref) ?? (await this.store.payout(p.ref))
+      payouts.push(
+        known !== undefined
+          ? this.payout(known)
+          : this.unstoredPayout(p, '', p.ref.slice(0, 64), row.status === 'confirmed' ? row.txId : undefined)
+      )
+    }
     return {
       withdrawalId: row.txId,
       status: row.status,
       ...block(row),
-      payouts: record.payouts.map((p) => {
-        const known = stored.get(p.ref) ?? this.store.payout(p.ref)
-        if (known !== undefined) return this.payout(known)
-        return this.unstoredPayout(p, '', p.ref.slice(0, 64), row.status === 'confirmed' ? row.txId : undefined)
-      }),
+      payouts,
       ...unsigned(row)
     }
   }

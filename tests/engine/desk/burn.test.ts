@@ -37,7 +37,7 @@ async function rolesContract(close: boolean): Promise<string> {
     )
     await signed(applied.transactionId)
   }
-  return h.opened.service.getContract(created.contractId).rolesCurrency
+  return (await h.opened.service.getContract(created.contractId)).rolesCurrency
 }
 
 beforeAll(async () => {

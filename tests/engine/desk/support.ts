@@ -93,7 +93,7 @@ export async function deskHarness(
     options.provider ??
     SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   const databasePath = join(dir, 'service.sqlite')
-  const opened = openService({
+  const opened = await openService({
     provider,
     databasePath,
     now: clock.now,

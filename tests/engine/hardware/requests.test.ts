@@ -29,7 +29,7 @@ let h: ServiceHarness
 const signed = new Map<TxKind, Signed>()
 
 beforeAll(async () => {
-  h = serviceHarness()
+  h = await serviceHarness()
   await everyTxKind(h, async (built) => {
     const resolved = await built.resolved()
     const input = { tx: built.tx, account: CAROL_ACCOUNT, network: 'sandbox' as const, resolved }

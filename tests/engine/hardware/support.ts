@@ -166,7 +166,7 @@ export async function everyTxKind(h: ServiceHarness, sign: (built: Built) => Pro
   const closed = await apply('apply-as-address', [
     { content: { type: 'IDeposit', account: HOLDER, party: CAROL_PARTY, token: ADA_TOKEN, amount: 5n * ADA } }
   ])
-  const payoutId = h.service.getTransaction(contractId, closed).payouts[0]!.payoutId
+  const payoutId = (await h.service.getTransaction(contractId, closed)).payouts[0]!.payoutId
   const withdrawal = await h.service.withdraw({ changeAddress: carol.address }, { payouts: [parseRef(payoutId)!] })
   await step('withdraw', withdrawal.unsigned.tx, withdrawal.withdrawalId, {
     kind: 'withdraw',

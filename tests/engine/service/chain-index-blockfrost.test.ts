@@ -44,8 +44,13 @@ async function setup(): Promise<Setup> {
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
   const peer = await sandboxPeer(sandbox)
   const blockfrost = sandboxBlockfrost(peer)
-  const other = serviceHarness({ sandbox, clock })
-  const desk = openService({ provider: blockfrost, databasePath: ':memory:', now: clock.now, followEveryMs: false })
+  const other = await serviceHarness({ sandbox, clock })
+  const desk = await openService({
+    provider: blockfrost,
+    databasePath: ':memory:',
+    now: clock.now,
+    followEveryMs: false
+  })
   cleanup.push(
     () => sandbox.close(),
     () => peer.close(),
@@ -96,34 +101,36 @@ describe('the chain index through Blockfrost', () => {
   test('a contract another builder created is listed, applied to by ours, and its payout seen withdrawn', async () => {
     const { peer, desk, other } = await setup()
     const contractId = await createEscrow(other)
-    expect(desk.service.listContracts()).toEqual([])
+    expect(await desk.service.listContracts()).toEqual([])
 
     const first = await desk.follower.sync()
     expect(first.reachedNode).toBe(true)
     expect(first.recorded).toEqual([contractId.slice(0, 64)])
     const seen = desk.service.getContract(contractId)
     const theirs = other.service.getContract(contractId)
-    expect(seen.status).toBe('confirmed')
-    expect(seen.block).toEqual(theirs.block)
-    expect(seen.initialContract).toEqual(theirs.initialContract)
-    expect(seen.initialState).toEqual(theirs.initialState)
-    expect(seen.rolesCurrency).toBe(theirs.rolesCurrency)
-    expect(seen.current?.utxo).toBe(contractId)
-    expect(seen.tags).toEqual({ 'desk.test': 'from another builder' })
-    expect(desk.service.listContracts({ tags: ['desk.test'] }).map((c) => c.contractId)).toEqual([contractId])
+    expect((await seen).status).toBe('confirmed')
+    expect((await seen).block).toEqual((await theirs).block)
+    expect((await seen).initialContract).toEqual((await theirs).initialContract)
+    expect((await seen).initialState).toEqual((await theirs).initialState)
+    expect((await seen).rolesCurrency).toBe((await theirs).rolesCurrency)
+    expect((await seen).current?.utxo).toBe(contractId)
+    expect((await seen).tags).toEqual({ 'desk.test': 'from another builder' })
+    expect((await desk.service.listContracts({ tags: ['desk.test'] })).map((c) => c.contractId)).toEqual([contractId])
     expect((await desk.follower.sync()).recorded).toEqual([])
 
     // Ours applies the deposit, built, evaluated and submitted through Blockfrost, and confirmed by its index.
     const paid = await apply(desk, contractId, alice, [deposit])
-    expect(desk.service.getTransaction(contractId, paid).status).toBe('confirmed')
+    expect((await desk.service.getTransaction(contractId, paid)).status).toBe('confirmed')
     // Confirmed by the index, which read its bytes, not only by asking about it.
     expect(peer.requestsTo(new RegExp(`^GET /txs/${paid}/cbor$`))).toHaveLength(1)
     expect(peer.requestsTo(/^POST \/tx\/submit$/)).toHaveLength(1)
     expect(peer.requestsTo(/^POST \/utils\/txs\/evaluate$/).length).toBeGreaterThan(0)
     expect((await other.follower.sync()).recorded).toEqual([paid])
-    expect(other.service.getContract(contractId).current).toEqual(desk.service.getContract(contractId).current)
-    expect(desk.service.getTransaction(contractId, paid).block).toEqual(
-      other.service.getTransaction(contractId, paid).block
+    expect((await other.service.getContract(contractId)).current).toEqual(
+      (await desk.service.getContract(contractId)).current
+    )
+    expect((await desk.service.getTransaction(contractId, paid)).block).toEqual(
+      (await other.service.getTransaction(contractId, paid)).block
     )
 
     await finishWithOther(desk, other, contractId)

@@ -27,8 +27,13 @@ async function setup(): Promise<{ peers: SandboxKupo; desk: OpenService; other: 
   const clock = new ManualClock()
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
   const peers = await sandboxKupo(sandbox)
-  const other = serviceHarness({ sandbox, clock })
-  const desk = openService({ provider: peers.provider, databasePath: ':memory:', now: clock.now, followEveryMs: false })
+  const other = await serviceHarness({ sandbox, clock })
+  const desk = await openService({
+    provider: peers.provider,
+    databasePath: ':memory:',
+    now: clock.now,
+    followEveryMs: false
+  })
   cleanup.push(
     () => sandbox.close(),
     () => peers.close(),
@@ -42,31 +47,33 @@ describe('the chain index through Kupo and Ogmios', () => {
   test('a contract another builder created is listed, applied to by ours, and its payout seen withdrawn', async () => {
     const { peers, desk, other } = await setup()
     const contractId = await createEscrow(other)
-    expect(desk.service.listContracts()).toEqual([])
+    expect(await desk.service.listContracts()).toEqual([])
 
     const first = await desk.follower.sync()
     expect(first.reachedNode).toBe(true)
     expect(first.recorded).toEqual([contractId.slice(0, 64)])
     const seen = desk.service.getContract(contractId)
     const theirs = other.service.getContract(contractId)
-    expect(seen.status).toBe('confirmed')
-    expect(seen.block?.blockHash).toBe(theirs.block?.blockHash)
-    expect(seen.block?.blockNo).toBe(theirs.block?.blockNo)
-    expect(seen.block!.slot / SLOTS_PER_SANDBOX_SLOT).toBe(theirs.block!.slot)
-    expect(seen.initialContract).toEqual(theirs.initialContract)
-    expect(seen.initialState).toEqual(theirs.initialState)
-    expect(seen.rolesCurrency).toBe(theirs.rolesCurrency)
-    expect(seen.current?.utxo).toBe(contractId)
-    expect(seen.tags).toEqual({ 'desk.test': 'from another builder' })
+    expect((await seen).status).toBe('confirmed')
+    expect((await seen).block?.blockHash).toBe((await theirs).block?.blockHash)
+    expect((await seen).block?.blockNo).toBe((await theirs).block?.blockNo)
+    expect((await seen).block!.slot / SLOTS_PER_SANDBOX_SLOT).toBe((await theirs).block!.slot)
+    expect((await seen).initialContract).toEqual((await theirs).initialContract)
+    expect((await seen).initialState).toEqual((await theirs).initialState)
+    expect((await seen).rolesCurrency).toBe((await theirs).rolesCurrency)
+    expect((await seen).current?.utxo).toBe(contractId)
+    expect((await seen).tags).toEqual({ 'desk.test': 'from another builder' })
     expect((await desk.follower.sync()).recorded).toEqual([])
 
     // Ours applies the deposit; the index (Kupo's listing, Ogmios' block) confirms it.
     const paid = await apply(desk, contractId, alice, [deposit])
-    expect(desk.service.getTransaction(contractId, paid).status).toBe('confirmed')
+    expect((await desk.service.getTransaction(contractId, paid)).status).toBe('confirmed')
     expect(peers.kupo.requestsTo(/^\/matches\//).length).toBeGreaterThan(0)
     expect(peers.ogmios.requestsOf('findIntersection').length).toBeGreaterThan(0)
     expect((await other.follower.sync()).recorded).toEqual([paid])
-    expect(other.service.getContract(contractId).current).toEqual(desk.service.getContract(contractId).current)
+    expect((await other.service.getContract(contractId)).current).toEqual(
+      (await desk.service.getContract(contractId)).current
+    )
 
     await finishWithOther(desk, other, contractId)
   })

@@ -32,9 +32,9 @@ afterEach(async () => {
 })
 
 /** Two services with their own stores on one sandbox ledger: ours (`desk`) and an independent builder. */
-function twoBuilders(): { desk: ServiceHarness; other: ServiceHarness } {
-  const desk = serviceHarness()
-  const other = serviceHarness({ sandbox: desk.sandbox, clock: desk.clock })
+async function twoBuilders(): Promise<{ desk: ServiceHarness; other: ServiceHarness }> {
+  const desk = await serviceHarness()
+  const other = await serviceHarness({ sandbox: desk.sandbox, clock: desk.clock })
   cleanup.push(
     () => desk.sandbox.close(),
     () => desk.close(),
@@ -43,8 +43,8 @@ function twoBuilders(): { desk: ServiceHarness; other: ServiceHarness } {
   return { desk, other }
 }
 
-function oneBuilder(): ServiceHarness {
-  const h = serviceHarness()
+async function oneBuilder(): Promise<ServiceHarness> {
+  const h = await serviceHarness()
   cleanup.push(
     () => h.sandbox.close(),
     () => h.close()
@@ -54,46 +54,48 @@ function oneBuilder(): ServiceHarness {
 
 describe('the chain index on the sandbox', () => {
   test('a contract another builder created is listed, shown, applied to and paid out by ours', async () => {
-    const { desk, other } = twoBuilders()
+    const { desk, other } = await twoBuilders()
     const contractId = await createEscrow(other)
-    expect(desk.service.listContracts()).toEqual([])
+    expect(await desk.service.listContracts()).toEqual([])
 
     const first = await desk.follower.sync()
     expect(first.recorded).toEqual([contractId.slice(0, 64)])
     const seen = desk.service.getContract(contractId)
     const theirs = other.service.getContract(contractId)
-    expect(seen.status).toBe('confirmed')
-    expect(seen.block).toEqual(theirs.block)
-    expect(seen.initialContract).toEqual(theirs.initialContract)
-    expect(seen.initialState).toEqual(theirs.initialState)
-    expect(seen.rolesCurrency).toBe(theirs.rolesCurrency)
-    expect(seen.current?.utxo).toBe(contractId)
-    expect(seen.assets).toEqual(theirs.assets)
-    expect(seen.marloweAddress).toBe(theirs.marloweAddress)
-    expect(seen.tags).toEqual({ 'desk.test': 'from another builder' })
-    expect(seen.metadata['674']).toEqual({ msg: ['an escrow'] })
-    expect(desk.service.listContracts({ tags: ['desk.test'] }).map((c) => c.contractId)).toEqual([contractId])
-    expect(desk.service.listContracts({ partyRoles: [{ policyId: seen.rolesCurrency, role: 'Buyer' }] })).toHaveLength(
-      1
-    )
+    expect((await seen).status).toBe('confirmed')
+    expect((await seen).block).toEqual((await theirs).block)
+    expect((await seen).initialContract).toEqual((await theirs).initialContract)
+    expect((await seen).initialState).toEqual((await theirs).initialState)
+    expect((await seen).rolesCurrency).toBe((await theirs).rolesCurrency)
+    expect((await seen).current?.utxo).toBe(contractId)
+    expect((await seen).assets).toEqual((await theirs).assets)
+    expect((await seen).marloweAddress).toBe((await theirs).marloweAddress)
+    expect((await seen).tags).toEqual({ 'desk.test': 'from another builder' })
+    expect((await seen).metadata['674']).toEqual({ msg: ['an escrow'] })
+    expect((await desk.service.listContracts({ tags: ['desk.test'] })).map((c) => c.contractId)).toEqual([contractId])
+    expect(
+      await desk.service.listContracts({ partyRoles: [{ policyId: (await seen).rolesCurrency, role: 'Buyer' }] })
+    ).toHaveLength(1)
     // Read once: a second round records nothing again.
     expect((await desk.follower.sync()).recorded).toEqual([])
 
     // Ours applies the deposit; the other builder sees our transaction on chain.
     const paid = await apply(desk, contractId, alice, [deposit])
-    expect(desk.service.getTransaction(contractId, paid).status).toBe('confirmed')
+    expect((await desk.service.getTransaction(contractId, paid)).status).toBe('confirmed')
     expect((await other.follower.sync()).recorded).toEqual([paid])
-    expect(other.service.getContract(contractId).current).toEqual(desk.service.getContract(contractId).current)
+    expect((await other.service.getContract(contractId)).current).toEqual(
+      (await desk.service.getContract(contractId)).current
+    )
     const theirView = other.service.getTransaction(contractId, paid)
-    expect(theirView.inputs).toEqual([deposit])
-    expect(theirView.interval).toEqual(desk.service.getTransaction(contractId, paid).interval)
-    expect(theirView.invalidBefore).toEqual(desk.service.getTransaction(contractId, paid).invalidBefore)
+    expect((await theirView).inputs).toEqual([deposit])
+    expect((await theirView).interval).toEqual((await desk.service.getTransaction(contractId, paid)).interval)
+    expect((await theirView).invalidBefore).toEqual((await desk.service.getTransaction(contractId, paid)).invalidBefore)
 
     await finishWithOther(desk, other, contractId)
   })
 
   test('a contract made directly with CSL is found and acted on', async () => {
-    const h = oneBuilder()
+    const h = await oneBuilder()
     const deadline = T0 + 3_600_000n
     const toBob: Party = { type: 'Address', address: bob.address }
     const fromAlice: Party = { type: 'Address', address: alice.address }
@@ -130,19 +132,19 @@ describe('the chain index on the sandbox', () => {
     expect((await h.follower.sync()).recorded).toEqual([txId])
     const contractId = `${txId}#0`
     const view = h.service.getContract(contractId)
-    expect(view.initialContract).toEqual(contract)
-    expect(view.rolesCurrency).toBe('')
-    expect(view.tags).toEqual({})
+    expect((await view).initialContract).toEqual(contract)
+    expect((await view).rolesCurrency).toBe('')
+    expect((await view).tags).toEqual({})
 
     const paid = await apply(h, contractId, alice, [
       { content: { type: 'IDeposit', account: toBob, party: fromAlice, token: ADA_TOKEN, amount: 5n * ADA } }
     ])
-    expect(h.service.getTransaction(contractId, paid).status).toBe('confirmed')
-    expect(h.service.getContract(contractId).current).toBeUndefined()
+    expect((await h.service.getTransaction(contractId, paid)).status).toBe('confirmed')
+    expect((await h.service.getContract(contractId)).current).toBeUndefined()
   })
 
   test('our build submitted around the service (straight to the node) is confirmed', async () => {
-    const h = oneBuilder()
+    const h = await oneBuilder()
     const created = await h.service.createContract(
       { changeAddress: carol.address },
       {
@@ -159,8 +161,8 @@ describe('the chain index on the sandbox', () => {
     const report = await h.follower.sync()
     expect(report.confirmed).toEqual([created.contractId.slice(0, 64)])
     expect(report.recorded).toEqual([])
-    expect(h.service.getContract(created.contractId).status).toBe('confirmed')
-    expect(h.service.listContracts().map((c) => c.contractId)).toEqual([created.contractId])
+    expect((await h.service.getContract(created.contractId)).status).toBe('confirmed')
+    expect((await h.service.listContracts()).map((c) => c.contractId)).toEqual([created.contractId])
   })
 
   test.each([
@@ -172,8 +174,8 @@ describe('the chain index on the sandbox', () => {
       const clock = new ManualClock()
       const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
       const forked = forkable(sandbox, named)
-      const other = serviceHarness({ sandbox, clock })
-      const desk = openService({
+      const other = await serviceHarness({ sandbox, clock })
+      const desk = await openService({
         provider: forked.provider,
         databasePath: ':memory:',
         now: clock.now,
@@ -189,29 +191,31 @@ describe('the chain index on the sandbox', () => {
       const forkPoint = (await sandbox.tip()) as BlockPoint
       const paid = await apply(other, contractId, alice, [deposit])
       await desk.follower.sync()
-      expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
+      expect((await desk.service.getContract(contractId)).current?.utxo).toBe(`${paid}#0`)
 
       // The block holding the deposit is rolled back: the contract is where it was before it.
       forked.hideAfter(forkPoint)
       await desk.follower.sync()
-      expect(desk.service.getContract(contractId).current?.utxo).toBe(contractId)
-      expect(desk.service.listTransactions(contractId)).toEqual([])
+      expect((await desk.service.getContract(contractId)).current?.utxo).toBe(contractId)
+      expect(await desk.service.listTransactions(contractId)).toEqual([])
       const firstPage = { order: 'desc', offset: 0, limit: 10 } as const
-      expect(desk.service.pageTransactions(contractId, firstPage)).toEqual({ ids: [], headers: [], total: 0 })
-      expect(() => desk.service.getTransaction(contractId, paid)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
+      expect(await desk.service.pageTransactions(contractId, firstPage)).toEqual({ ids: [], headers: [], total: 0 })
+      await expect(desk.service.getTransaction(contractId, paid)).rejects.toThrow(
+        expect.objectContaining({ kind: 'NotFound' })
+      )
 
       // And the chain moves on again with it.
       forked.hideAfter(undefined)
       expect((await desk.follower.sync()).recorded).toEqual([paid])
-      expect(desk.service.getContract(contractId).current?.utxo).toBe(`${paid}#0`)
-      expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)).toEqual([paid])
-      expect(desk.service.pageTransactions(contractId, firstPage)).toMatchObject({ ids: [paid], total: 1 })
+      expect((await desk.service.getContract(contractId)).current?.utxo).toBe(`${paid}#0`)
+      expect((await desk.service.listTransactions(contractId)).map((t) => t.transactionId)).toEqual([paid])
+      expect(await desk.service.pageTransactions(contractId, firstPage)).toMatchObject({ ids: [paid], total: 1 })
 
       // Forking before the creation forgets the contract altogether.
       forked.hideAfter({ slot: 0n, blockNo: 0n, blockHash: GENESIS_ID })
       await desk.follower.sync()
-      expect(desk.service.listContracts()).toEqual([])
-      expect(() => desk.service.getContract(contractId)).toThrow(expect.objectContaining({ kind: 'NotFound' }))
+      expect(await desk.service.listContracts()).toEqual([])
+      await expect(desk.service.getContract(contractId)).rejects.toThrow(expect.objectContaining({ kind: 'NotFound' }))
     }
   )
 })

@@ -19,7 +19,7 @@ afterEach(async () => {
 })
 
 test('parties forgotten by an older store are found again when the service opens it', async () => {
-  h = serviceHarness()
+  h = await serviceHarness()
   const created = await h.service.createContract(
     { changeAddress: carol.address },
     { contract: rolesEscrow(), roles: escrowRoles(), tags: {}, metadata: {} }
@@ -29,11 +29,11 @@ test('parties forgotten by an older store are found again when the service opens
     witnessEnvelope(created.unsigned.tx, [carol])
   )
   await h.follower.sync()
-  const rolesCurrency = h.service.getContract(created.contractId).rolesCurrency
+  const rolesCurrency = (await h.service.getContract(created.contractId)).rolesCurrency
   const byRole = { partyRoles: [{ policyId: rolesCurrency, role: 'Buyer' }] }
-  expect(h.service.listContracts(byRole).map((c) => c.contractId)).toEqual([created.contractId])
-  expect(h.service.listContracts({ partyRoles: [{ policyId: rolesCurrency, role: 'Nobody' }] })).toEqual([])
-  expect(h.service.listContracts({ partyAddresses: [alice.address] })).toEqual([])
+  expect((await h.service.listContracts(byRole)).map((c) => c.contractId)).toEqual([created.contractId])
+  expect(await h.service.listContracts({ partyRoles: [{ policyId: rolesCurrency, role: 'Nobody' }] })).toEqual([])
+  expect(await h.service.listContracts({ partyAddresses: [alice.address] })).toEqual([])
 
   // As a store written before parties were kept: none recorded. A second contract's creation is damaged.
   const other = await h.service.createContract(
@@ -47,7 +47,7 @@ test('parties forgotten by an older store are found again when the service opens
   raw.close()
 
   h = await h.restart()
-  expect(h.service.listContracts(byRole).map((c) => c.contractId)).toEqual([created.contractId])
+  expect((await h.service.listContracts(byRole)).map((c) => c.contractId)).toEqual([created.contractId])
   const check = new Database(h.databasePath, { readonly: true })
   expect(check.prepare('SELECT COUNT(*) AS n FROM contracts WHERE parties_known = 0').get()).toEqual({ n: 0 })
   check.close()

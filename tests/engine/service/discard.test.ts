@@ -18,7 +18,12 @@ afterEach(async () => {
 async function setup(): Promise<{ opened: OpenService; wallet: TestWallet; clock: ManualClock }> {
   const clock = new ManualClock()
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
-  const opened = openService({ provider: sandbox, databasePath: ':memory:', now: clock.now, followEveryMs: false })
+  const opened = await openService({
+    provider: sandbox,
+    databasePath: ':memory:',
+    now: clock.now,
+    followEveryMs: false
+  })
   cleanup.push(
     () => sandbox.close(),
     () => opened.close()
@@ -44,8 +49,8 @@ describe('discarding an unsigned build', () => {
 
     // The next build takes the freed output without superseding anything.
     const second = await create(2n)
-    expect(opened.store.tx(second.contractId.slice(0, 64))?.supersededAt).toBeUndefined()
-    expect(opened.store.tx(txId)?.supersededAt).toBeUndefined()
+    expect((await opened.store.tx(second.contractId.slice(0, 64)))?.supersededAt).toBeUndefined()
+    expect((await opened.store.tx(txId))?.supersededAt).toBeUndefined()
 
     const refused = await failure(
       service.submit({ kind: 'create', contractId: first.contractId }, witnessEnvelope(first.unsigned.tx, [wallet]))
@@ -58,7 +63,7 @@ describe('discarding an unsigned build', () => {
       { kind: 'create', contractId: second.contractId },
       witnessEnvelope(second.unsigned.tx, [wallet])
     )
-    expect(service.getContract(second.contractId).status).toBe('submitted')
+    expect((await service.getContract(second.contractId)).status).toBe('submitted')
   })
 
   test('twice is harmless: the second keeps the first one’s time', async () => {
@@ -87,7 +92,7 @@ describe('discarding an unsigned build', () => {
     expect(refused.kind).toBe('Conflict')
     expect(refused.code).toBe('AlreadySubmitted')
     expect(refused.message).toBe(`transaction ${txId} is submitted: only an unsigned build can be discarded`)
-    expect(opened.store.tx(txId)?.discardedAt).toBeUndefined()
+    expect((await opened.store.tx(txId))?.discardedAt).toBeUndefined()
 
     const unknown = await failure(service.discard('ab'.repeat(32)))
     expect(unknown.kind).toBe('NotFound')

@@ -63,7 +63,7 @@ export async function finishWithOther(desk: Builder, other: Builder, contractId:
     choose(c.reportProblem.name, role('Buyer'), c.reportProblem.chosen)
   ])
   expect((await desk.follower.sync()).recorded).toEqual([reported])
-  expect(desk.service.getContract(contractId).current?.utxo).toBe(`${reported}#0`)
+  expect((await desk.service.getContract(contractId)).current?.utxo).toBe(`${reported}#0`)
   await applyAs(other, contractId, testWallet('bob'), [
     choose(c.disputeProblem.name, role('Seller'), c.disputeProblem.chosen)
   ])
@@ -71,13 +71,13 @@ export async function finishWithOther(desk: Builder, other: Builder, contractId:
   const closed = await applyAs(desk, contractId, testWallet('carol'), [
     choose(c.dismissClaim.name, role('Mediator'), c.dismissClaim.chosen)
   ])
-  expect(desk.service.listTransactions(contractId).map((t) => t.transactionId)[0]).toBe(closed)
-  expect(desk.service.listTransactions(contractId)).toHaveLength(4)
-  expect(desk.service.getContract(contractId).current).toBeUndefined()
+  expect((await desk.service.listTransactions(contractId)).map((t) => t.transactionId)[0]).toBe(closed)
+  expect(await desk.service.listTransactions(contractId)).toHaveLength(4)
+  expect((await desk.service.getContract(contractId)).current).toBeUndefined()
 
-  const payoutId = desk.service.getTransaction(contractId, closed).payouts[0]!.payoutId
+  const payoutId = (await desk.service.getTransaction(contractId, closed)).payouts[0]!.payoutId
   await other.follower.sync()
-  expect(other.service.getPayout(payoutId).status).toBe('available')
+  expect((await other.service.getPayout(payoutId)).status).toBe('available')
   const bob = testWallet('bob')
   const withdrawal = await other.service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
   await other.service.submit(
@@ -85,7 +85,10 @@ export async function finishWithOther(desk: Builder, other: Builder, contractId:
     witnessEnvelope(withdrawal.unsigned.tx, [bob])
   )
   expect((await desk.follower.sync()).recorded).toEqual([withdrawal.withdrawalId])
-  expect(desk.service.getPayout(payoutId)).toMatchObject({ status: 'withdrawn', withdrawalId: withdrawal.withdrawalId })
-  expect(desk.service.getWithdrawal(withdrawal.withdrawalId).payouts.map((p) => p.payoutId)).toEqual([payoutId])
-  expect(desk.service.getContract(contractId).unclaimedPayouts).toEqual([])
+  expect(await desk.service.getPayout(payoutId)).toMatchObject({
+    status: 'withdrawn',
+    withdrawalId: withdrawal.withdrawalId
+  })
+  expect((await desk.service.getWithdrawal(withdrawal.withdrawalId)).payouts.map((p) => p.payoutId)).toEqual([payoutId])
+  expect((await desk.service.getContract(contractId)).unclaimedPayouts).toEqual([])
 }

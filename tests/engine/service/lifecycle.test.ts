@@ -22,7 +22,7 @@ afterEach(async () => {
 
 describe('MarloweService on the sandbox', () => {
   test('escrow: create → submit → confirmed → deposit → choices → payout → withdraw', async () => {
-    h = serviceHarness()
+    h = await serviceHarness()
     const { service, follower } = h
     const created = await service.createContract(
       { changeAddress: carol.address },
@@ -35,34 +35,36 @@ describe('MarloweService on the sandbox', () => {
     )
     expect(created.contractId).toMatch(/^[0-9a-f]{64}#0$/)
     let view = service.getContract(created.contractId)
-    expect(view.status).toBe('unsigned')
-    expect(view.unsigned?.tx).toEqual(created.unsigned.tx)
-    expect(view.current?.utxo).toBeUndefined()
-    expect(service.listContracts()).toEqual([])
+    expect((await view).status).toBe('unsigned')
+    expect((await view).unsigned?.tx).toEqual(created.unsigned.tx)
+    expect((await view).current?.utxo).toBeUndefined()
+    expect(await service.listContracts()).toEqual([])
 
     // The published Runtime client labels its witness sets Babbage.
     await service.submit(
       { kind: 'create', contractId: created.contractId },
       witnessEnvelope(created.unsigned.tx, [carol], 'Babbage')
     )
-    expect(service.getContract(created.contractId).status).toBe('submitted')
+    expect((await service.getContract(created.contractId)).status).toBe('submitted')
     await expect(
       service.submit({ kind: 'create', contractId: created.contractId }, witnessEnvelope(created.unsigned.tx, [carol]))
     ).rejects.toMatchObject({ kind: 'Conflict', code: 'ContractAlreadySubmitted' })
 
     expect((await follower.sync()).confirmed).toEqual([created.contractId.slice(0, 64)])
     view = service.getContract(created.contractId)
-    expect(view.status).toBe('confirmed')
-    expect(view.block?.blockHash).toMatch(/^[0-9a-f]{64}$/)
-    expect(view.current?.utxo).toBe(created.contractId)
-    expect(view.unsigned).toBeUndefined()
-    expect(service.listContracts().map((c) => c.contractId)).toEqual([created.contractId])
-    expect(service.listContracts({ tags: ['other'] })).toEqual([])
-    expect(service.listContracts({ partyRoles: [{ policyId: view.rolesCurrency, role: 'Buyer' }] })).toHaveLength(1)
+    expect((await view).status).toBe('confirmed')
+    expect((await view).block?.blockHash).toMatch(/^[0-9a-f]{64}$/)
+    expect((await view).current?.utxo).toBe(created.contractId)
+    expect((await view).unsigned).toBeUndefined()
+    expect((await service.listContracts()).map((c) => c.contractId)).toEqual([created.contractId])
+    expect(await service.listContracts({ tags: ['other'] })).toEqual([])
+    expect(
+      await service.listContracts({ partyRoles: [{ policyId: (await view).rolesCurrency, role: 'Buyer' }] })
+    ).toHaveLength(1)
 
     const next = service.next(created.contractId, { interval: { from: h.clock.ms, to: h.clock.ms + 1000n } })
-    expect(next.applicableInputs.deposits).toHaveLength(1)
-    expect(next.applicableInputs.deposits[0]?.canDeposit).toBe(100n * ADA)
+    expect((await next).applicableInputs.deposits).toHaveLength(1)
+    expect((await next).applicableInputs.deposits[0]?.canDeposit).toBe(100n * ADA)
 
     const step = async (wallet: typeof alice, inputs: Input[]) => {
       const built = await service.applyInputs(
@@ -70,7 +72,7 @@ describe('MarloweService on the sandbox', () => {
         { changeAddress: wallet.address },
         { inputs, tags: {}, metadata: {} }
       )
-      expect(service.getTransaction(created.contractId, built.transactionId).status).toBe('unsigned')
+      expect((await service.getTransaction(created.contractId, built.transactionId)).status).toBe('unsigned')
       await service.submit(
         { kind: 'apply', contractId: created.contractId, transactionId: built.transactionId },
         witnessEnvelope(built.unsigned.tx, [wallet])
@@ -85,7 +87,7 @@ describe('MarloweService on the sandbox', () => {
     const paid = await step(alice, [deposit])
     expect(paid.status).toBe('confirmed')
     expect(paid.inputUtxo).toBe(created.contractId)
-    expect(service.getContract(created.contractId).current?.utxo).toBe(paid.output?.utxo)
+    expect((await service.getContract(created.contractId)).current?.utxo).toBe(paid.output?.utxo)
     await step(alice, [choose(c.reportProblem.name, role('Buyer'), c.reportProblem.chosen)])
     await step(bob, [choose(c.disputeProblem.name, role('Seller'), c.disputeProblem.chosen)])
     const closed = await step(carol, [choose(c.dismissClaim.name, role('Mediator'), c.dismissClaim.chosen)])
@@ -93,15 +95,15 @@ describe('MarloweService on the sandbox', () => {
     expect(closed.payouts.map((p) => [p.role, p.assets.lovelace, p.status])).toEqual([
       ['Seller', 100n * ADA, 'available']
     ])
-    expect(service.getTransaction(created.contractId, paid.transactionId).consumingTx).toBeDefined()
-    const txs = service.listTransactions(created.contractId)
+    expect((await service.getTransaction(created.contractId, paid.transactionId)).consumingTx).toBeDefined()
+    const txs = await service.listTransactions(created.contractId)
     expect(txs).toHaveLength(4)
     expect(txs[0]?.transactionId).toBe(closed.transactionId)
     const contract = service.getContract(created.contractId)
-    expect(contract.current).toBeUndefined()
-    expect(contract.assets).toEqual({ lovelace: 0n, assets: {} })
-    expect(contract.unclaimedPayouts.map((p) => p.payoutId)).toEqual([closed.payouts[0]?.payoutId])
-    expect(() => service.next(created.contractId, { interval: { from: 0n, to: 1n } })).toThrow(
+    expect((await contract).current).toBeUndefined()
+    expect((await contract).assets).toEqual({ lovelace: 0n, assets: {} })
+    expect((await contract).unclaimedPayouts.map((p) => p.payoutId)).toEqual([closed.payouts[0]?.payoutId])
+    await expect(service.next(created.contractId, { interval: { from: 0n, to: 1n } })).rejects.toThrow(
       expect.objectContaining({ code: 'contractClosed' })
     )
     await expect(
@@ -109,9 +111,9 @@ describe('MarloweService on the sandbox', () => {
     ).rejects.toMatchObject({ code: 'ScriptOutputNotFound' })
 
     const payoutId = closed.payouts[0]!.payoutId
-    expect(service.listPayouts({ status: 'available' }).map((p) => p.payoutId)).toEqual([payoutId])
+    expect((await service.listPayouts({ status: 'available' })).map((p) => p.payoutId)).toEqual([payoutId])
     const withdrawal = await service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
-    expect(service.getWithdrawal(withdrawal.withdrawalId).status).toBe('unsigned')
+    expect((await service.getWithdrawal(withdrawal.withdrawalId)).status).toBe('unsigned')
     // A withdrawal is not a contract: its signed tx cannot go through the contract's PUT.
     await expect(
       service.submit(
@@ -125,15 +127,15 @@ describe('MarloweService on the sandbox', () => {
     )
     await follower.sync()
     const done = service.getWithdrawal(withdrawal.withdrawalId)
-    expect(done.status).toBe('confirmed')
-    expect(done.payouts.map((p) => [p.payoutId, p.status, p.withdrawalId])).toEqual([
+    expect((await done).status).toBe('confirmed')
+    expect((await done).payouts.map((p) => [p.payoutId, p.status, p.withdrawalId])).toEqual([
       [payoutId, 'withdrawn', withdrawal.withdrawalId]
     ])
-    expect(service.getPayout(payoutId).status).toBe('withdrawn')
-    expect(service.getContract(created.contractId).unclaimedPayouts).toEqual([])
-    expect(service.listWithdrawals([contract.rolesCurrency]).map((w) => w.withdrawalId)).toEqual([
+    expect((await service.getPayout(payoutId)).status).toBe('withdrawn')
+    expect((await service.getContract(created.contractId)).unclaimedPayouts).toEqual([])
+    expect((await service.listWithdrawals([(await contract).rolesCurrency])).map((w) => w.withdrawalId)).toEqual([
       withdrawal.withdrawalId
     ])
-    expect(service.listWithdrawals(['00'.repeat(28)])).toEqual([])
+    expect(await service.listWithdrawals(['00'.repeat(28)])).toEqual([])
   })
 })

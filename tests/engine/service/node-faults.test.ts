@@ -72,7 +72,7 @@ async function openOn(peer: OgmiosPeer, databasePath: string): Promise<Node['cur
     maxReconnectDelayMs: 100,
     heartbeatMs: false
   })
-  const opened = openService({ provider, databasePath, followEveryMs: false })
+  const opened = await openService({ provider, databasePath, followEveryMs: false })
   return { ...opened, provider }
 }
 
@@ -124,11 +124,15 @@ async function refusal(promise: Promise<unknown>): Promise<EngineError> {
 }
 
 /** The contract as stored: still the very build that was made, unsigned. */
-function expectKeptUnsigned(node: { readonly current: OpenService }, contractId: string, tx: Uint8Array): void {
+async function expectKeptUnsigned(
+  node: { readonly current: OpenService },
+  contractId: string,
+  tx: Uint8Array
+): Promise<void> {
   const view = node.current.service.getContract(contractId)
-  expect(view.status).toBe('unsigned')
-  expect(view.unsigned?.tx).toEqual(tx)
-  expect(view.block).toBeUndefined()
+  expect((await view).status).toBe('unsigned')
+  expect((await view).unsigned?.tx).toEqual(tx)
+  expect((await view).block).toBeUndefined()
 }
 
 /** Adds a block holding `txId` and waits until the adapter's chain sync has taken it in. */
@@ -207,13 +211,13 @@ describe('node faults through the Ogmios adapter', () => {
     // 4. Healthy: the same signed build goes through; the node has it in its mempool under the build's id.
     node.peer.onSubmit = accept
     await node.current.service.submit(target(contractId), signed)
-    expect(node.current.service.getContract(contractId).status).toBe('submitted')
+    expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
     const sent = node.peer.requestsOf('submitTransaction')
     expect(sent).toHaveLength(3) // slow, rejected, accepted: nothing reached the node while it was down
     expect(txIdOf(String((sent[2]!.params['transaction'] as { cbor: string }).cbor))).toBe(txId)
     expect([...node.peer.mempool]).toEqual([txId])
     expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
-    expect(node.current.service.getContract(contractId).status).toBe('submitted')
+    expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
 
     // The next block holds it; chain sync sees it and the follower confirms it with that block.
     const block = await mine(node, txId)
@@ -224,13 +228,16 @@ describe('node faults through the Ogmios adapter', () => {
       reachedNode: true
     })
     const confirmed = node.current.service.getContract(contractId)
-    expect(confirmed.status).toBe('confirmed')
-    expect(confirmed.block).toEqual({ slot: block.slot, blockNo: block.height, blockHash: block.id })
-    expect(node.current.service.listContracts().map((c) => c.contractId)).toEqual([contractId])
+    expect((await confirmed).status).toBe('confirmed')
+    expect((await confirmed).block).toEqual({ slot: block.slot, blockNo: block.height, blockHash: block.id })
+    expect((await node.current.service.listContracts()).map((c) => c.contractId)).toEqual([contractId])
 
     // And that survives a restart too.
     await node.restart()
-    expect(node.current.service.getContract(contractId)).toMatchObject({ status: 'confirmed', block: confirmed.block })
+    expect(await node.current.service.getContract(contractId)).toMatchObject({
+      status: 'confirmed',
+      block: (await confirmed).block
+    })
   })
 
   test('a slow node that takes the tx after the deadline: the follower finds it, even after a restart', async () => {
@@ -252,7 +259,7 @@ describe('node faults through the Ogmios adapter', () => {
 
     await node.restart()
     expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
-    expect(node.current.service.getContract(contractId).status).toBe('submitted')
+    expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
     await expect(node.current.service.submit(target(contractId), signed)).rejects.toMatchObject({
       kind: 'Conflict',
       code: 'ContractAlreadySubmitted'
@@ -265,7 +272,7 @@ describe('node faults through the Ogmios adapter', () => {
       dropped: [],
       reachedNode: true
     })
-    expect(node.current.service.getContract(contractId)).toMatchObject({
+    expect(await node.current.service.getContract(contractId)).toMatchObject({
       status: 'confirmed',
       block: { slot: block.slot, blockNo: block.height, blockHash: block.id }
     })
@@ -291,11 +298,11 @@ describe('a retry the node refuses because it already has the tx', () => {
     await vi.waitFor(() => expect([...node.peer.mempool]).toEqual([txId]))
     // The retry is refused by the node, but the node has the tx: the submit counts as done, and says so.
     expect(await node.current.service.submit(target(contractId), signed)).toBe('alreadyOnChain')
-    expect(node.current.service.getContract(contractId).status).toBe('submitted')
+    expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
 
     const block = await mine(node, txId)
     await node.current.follower.sync()
-    expect(node.current.service.getContract(contractId)).toMatchObject({
+    expect(await node.current.service.getContract(contractId)).toMatchObject({
       status: 'confirmed',
       block: { slot: block.slot, blockNo: block.height, blockHash: block.id }
     })
@@ -314,7 +321,7 @@ describe('node faults through the Blockfrost adapter', () => {
     const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-node-faults-'))
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
     const databasePath = join(dir, 'store.sqlite')
-    const open = (): OpenService =>
+    const open = (): Promise<OpenService> =>
       openService({
         provider: blockfrostOn(peer, { timeoutMs: REQUEST_TIMEOUT_MS, retries: 1 }),
         databasePath,
@@ -322,10 +329,10 @@ describe('node faults through the Blockfrost adapter', () => {
       })
     const node = {
       peer,
-      current: open(),
+      current: await open(),
       async restart() {
         await node.current.close()
-        node.current = open()
+        node.current = await open()
       }
     }
     cleanups.push(() => node.current.close())
@@ -379,7 +386,7 @@ describe('node faults through the Blockfrost adapter', () => {
       return { status: 200, body: JSON.stringify(id) }
     }
     await node.current.service.submit(target(contractId), signed)
-    expect(node.current.service.getContract(contractId).status).toBe('submitted')
+    expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
     expect([...node.peer.state.mempool.keys()]).toEqual([txId])
     expect(node.peer.requestsTo(SUBMIT)).toHaveLength(3) // slow, rejected, accepted
     expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
@@ -393,7 +400,7 @@ describe('node faults through the Blockfrost adapter', () => {
       dropped: [],
       reachedNode: true
     })
-    expect(node.current.service.getContract(contractId)).toMatchObject({
+    expect(await node.current.service.getContract(contractId)).toMatchObject({
       status: 'confirmed',
       block: { slot: block.slot, blockNo: block.height, blockHash: block.hash }
     })

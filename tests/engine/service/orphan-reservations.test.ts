@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import { openDatabase } from '../../../src/store/database'
+import { SqliteGate } from '../../../src/store/sqlite-gate'
 import { SqliteInputReservations } from '../../../src/store/reservations'
 import { rolesEscrow } from '../build/flows'
 import { testWallet } from '../build/support'
@@ -12,7 +13,7 @@ import { escrowRoles, serviceHarness } from './support'
 
 describe('reservations after a kill', () => {
   test('one no build holds is freed on reopening; a stored build keeps its own', async () => {
-    const h = serviceHarness()
+    const h = await serviceHarness()
     const built = await h.service.createContract(
       { changeAddress: testWallet('carol').address },
       { contract: rolesEscrow(), roles: escrowRoles(), tags: {}, metadata: {} }
@@ -21,7 +22,7 @@ describe('reservations after a kill', () => {
     const other = openDatabase(h.databasePath)
     const orphan = { txId: 'ab'.repeat(32), index: 0 }
     expect(
-      await new SqliteInputReservations(other).tryReserve(
+      await new SqliteInputReservations(new SqliteGate(other)).tryReserve(
         { key: 'killed-build', spend: [orphan], collateral: [], expiresAt: Date.now() + 3_600_000 },
         0
       )

@@ -20,6 +20,7 @@ import { splitTransaction, vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '..
 import { concatBytes, hexToBytes } from '../../../src/core/bytes'
 import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
 import { openDatabase } from '../../../src/store/database'
+import { SqliteGate } from '../../../src/store/sqlite-gate'
 import { SqliteInputReservations } from '../../../src/store/reservations'
 import { ManualClock, T0, sign, testWallet } from '../build/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
@@ -75,14 +76,14 @@ afterEach(async () => {
   sandboxes = []
 })
 
-function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvider; clock: ManualClock }) {
+async function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvider; clock: ManualClock }) {
   const clock = existing?.clock ?? new ManualClock()
   const sandbox =
     existing?.sandbox ??
     SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   if (existing === undefined) sandboxes.push(sandbox)
   const faulty = faultyProvider(sandbox)
-  const o = openService({
+  const o = await openService({
     provider: faulty.provider,
     databasePath,
     now: clock.now,
@@ -93,8 +94,8 @@ function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvider; c
   return { ...o, ...faulty, sandbox, clock, databasePath }
 }
 
-async function createClose(s: ReturnType<typeof setup>) {
-  return s.service.createContract(
+async function createClose(s: Awaited<ReturnType<typeof setup>>) {
+  return (await s).service.createContract(
     { changeAddress: alice.address },
     { contract: { type: 'Close' }, tags: {}, metadata: {} }
   )
@@ -104,16 +105,16 @@ const target = (contractId: string) => ({ kind: 'create' as const, contractId })
 
 describe('submit bodies', () => {
   test('a full signed Tx of the same era is submitted as given', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     const signed = sign(c.unsigned.tx, [alice])
     await s.service.submit(target(c.contractId), { type: 'Tx ConwayEra', description: '', cborHex: bytesToHex(signed) })
     await s.follower.sync()
-    expect(s.service.getContract(c.contractId).status).toBe('confirmed')
+    expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
   })
 
   test('a cardano-cli key witness (TxWitness ConwayEra) is merged too', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     const set = witnessEnvelope(c.unsigned.tx, [alice])
     const [w] = vkeyWitnessesOfWitnessSet(hexToBytes(set.cborHex))
@@ -122,7 +123,7 @@ describe('submit bodies', () => {
       description: 'Key Witness ShelleyEra',
       cborHex: bytesToHex(keyWitnessBytes(w!))
     })
-    expect(s.service.getContract(c.contractId).status).toBe('submitted')
+    expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
   })
 
   const cases: ReadonlyArray<[string, (tx: Uint8Array) => SubmitEnvelope, string, RegExp]> = [
@@ -182,7 +183,7 @@ describe('submit bodies', () => {
     ]
   ]
   test.each(cases)('refuses %s, and the tx stays unsigned and submittable', async (_name, body, code, message) => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     const error = await s.service.submit(target(c.contractId), body(c.unsigned.tx)).then(
       () => undefined,
@@ -190,13 +191,13 @@ describe('submit bodies', () => {
     )
     expect(error).toMatchObject({ kind: 'BadRequest', code })
     expect((error as Error).message).toMatch(message)
-    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
     await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    expect(s.service.getContract(c.contractId).status).toBe('submitted')
+    expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
   })
 
   test('a witness made for another build is refused', async () => {
-    const s = setup()
+    const s = await setup()
     const first = await createClose(s)
     const second = await s.service.createContract(
       { changeAddress: bob.address },
@@ -205,11 +206,11 @@ describe('submit bodies', () => {
     await expect(
       s.service.submit(target(first.contractId), witnessEnvelope(second.unsigned.tx, [bob]))
     ).rejects.toMatchObject({ kind: 'BadRequest', code: 'InvalidWitness' })
-    expect(s.service.getContract(first.contractId).status).toBe('unsigned')
+    expect((await s.service.getContract(first.contractId)).status).toBe('unsigned')
   })
 
   test('a signature by a key the tx does not need is a 400 before the node sees it', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     const both = witnessEnvelope(c.unsigned.tx, [alice, bob])
     await expect(s.service.submit(target(c.contractId), both)).rejects.toMatchObject({
@@ -217,13 +218,13 @@ describe('submit bodies', () => {
       code: 'UnneededSignature',
       details: { keyHashes: [bob.paymentKeyHash] }
     })
-    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
     await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    expect(s.service.getContract(c.contractId).status).toBe('submitted')
+    expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
   })
 
   test('9,000 copies of one signature are one signature', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     const [one] = vkeyWitnessesOfWitnessSet(hexToBytes(witnessEnvelope(c.unsigned.tx, [alice]).cborHex))
     // A witness set {0: [w, w, …]} written by hand: CSL would keep one copy.
@@ -238,14 +239,14 @@ describe('submit bodies', () => {
       cborHex: bytesToHex(set)
     })
     await s.follower.sync()
-    expect(s.service.getContract(c.contractId).status).toBe('confirmed')
-    const onChain = s.store.tx(c.contractId.slice(0, 64))?.signedTx
+    expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
+    const onChain = (await s.store.tx(c.contractId.slice(0, 64)))?.signedTx
     const parts = splitTransaction(onChain!)
     expect(vkeyWitnessesOfWitnessSet(onChain!.slice(parts.witnessSet.start, parts.witnessSet.end))).toHaveLength(1)
   })
 
   test('a signed tx of another build is refused with both ids', async () => {
-    const s = setup()
+    const s = await setup()
     const first = await createClose(s)
     const second = await s.service.createContract(
       { changeAddress: bob.address },
@@ -258,7 +259,7 @@ describe('submit bodies', () => {
   })
 
   test('unknown ids are 404s; an apply tx id under the wrong contract is not found', async () => {
-    const s = setup()
+    const s = await setup()
     const w: SubmitEnvelope = { type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'a0' }
     await expect(s.service.submit(target(`${'ab'.repeat(32)}#1`), w)).rejects.toMatchObject({ kind: 'NotFound' })
     await expect(s.service.submit({ kind: 'withdraw', withdrawalId: 'cd'.repeat(32) }, w)).rejects.toMatchObject({
@@ -275,14 +276,14 @@ describe('submit bodies', () => {
   })
 
   test('ids are matched without regard to hex case', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     await s.service.submit(target(c.contractId.toUpperCase()), witnessEnvelope(c.unsigned.tx, [alice]))
-    expect(s.service.getContract(c.contractId.toUpperCase()).status).toBe('submitted')
+    expect((await s.service.getContract(c.contractId.toUpperCase())).status).toBe('submitted')
   })
 
   test('two concurrent submits of one tx: one 202, one 409', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     const w = witnessEnvelope(c.unsigned.tx, [alice])
     const results = await Promise.allSettled([
@@ -296,9 +297,9 @@ describe('submit bodies', () => {
 
 describe('reservations', () => {
   test('a submitted tx keeps its inputs reserved until it is confirmed', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
-    const reservations = new SqliteInputReservations(openDatabase(s.databasePath))
+    const reservations = new SqliteInputReservations(new SqliteGate(openDatabase(s.databasePath)))
     const held = async () => [...(await reservations.reserved(Number(s.clock.ms))).spent]
     const before = await held()
     expect(before.length).toBeGreaterThan(0)
@@ -312,7 +313,7 @@ describe('reservations', () => {
     const clock = new ManualClock()
     const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
     sandboxes.push(sandbox)
-    const o = openService({
+    const o = await openService({
       provider: sandbox,
       databasePath: dbPath(),
       now: clock.now,
@@ -327,13 +328,13 @@ describe('reservations', () => {
     expect(second.contractId).toBe(first.contractId)
     await o.service.submit(target(second.contractId), witnessEnvelope(second.unsigned.tx, [alice]))
     await o.follower.sync()
-    expect(o.service.getContract(first.contractId).status).toBe('confirmed')
+    expect((await o.service.getContract(first.contractId)).status).toBe('confirmed')
   })
 })
 
 describe('node faults', () => {
   test('a rejection is a 403 SubmissionError with the node’s reason; the tx stays unsigned', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     s.state.fault = 'reject'
     await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
@@ -343,11 +344,11 @@ describe('node faults', () => {
         details: { reason: 'BadInputsUTxO: the inputs are spent' }
       }
     )
-    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
   })
 
   test('an unreachable node is a 503; the tx is kept and a retry succeeds', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     s.state.fault = 'down'
     await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
@@ -356,15 +357,15 @@ describe('node faults', () => {
         code: 'NodeUnavailable'
       }
     )
-    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
     s.state.fault = undefined
     await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
     await s.follower.sync()
-    expect(s.service.getContract(c.contractId).status).toBe('confirmed')
+    expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
   })
 
   test('a tx the node took although the answer was lost is found by the follower, even after a restart', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     s.state.acceptButFail = true
     await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
@@ -372,38 +373,38 @@ describe('node faults', () => {
         kind: 'Unavailable'
       }
     )
-    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
     await s.close()
-    const again = setup(s.databasePath, s)
-    expect((await again.follower.sync()).confirmed).toEqual([c.contractId.slice(0, 64)])
-    expect(again.service.getContract(c.contractId).status).toBe('confirmed')
+    const again = await setup(s.databasePath, s)
+    expect((await (await again).follower.sync()).confirmed).toEqual([c.contractId.slice(0, 64)])
+    expect((await (await again).service.getContract(c.contractId)).status).toBe('confirmed')
   })
 
   test('a submitted tx the node forgot goes back to unsigned after the grace period, and can be sent again', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     s.state.hideStatus = true
     await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
     expect((await s.follower.sync()).dropped).toEqual([])
     s.clock.ms += 61_000n
     expect((await s.follower.sync()).dropped).toEqual([c.contractId.slice(0, 64)])
-    expect(s.service.getContract(c.contractId).status).toBe('unsigned')
+    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
     // Sent again: the node refuses the duplicate but has the tx, so it counts as submitted, then confirmed.
     s.state.hideStatus = false
     await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    expect(s.service.getContract(c.contractId).status).toBe('submitted')
+    expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
     await s.follower.sync()
-    expect(s.service.getContract(c.contractId).status).toBe('confirmed')
+    expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
   })
 
   test('an unsigned build survives a restart and is submitted afterwards', async () => {
-    const s = setup()
+    const s = await setup()
     const c = await createClose(s)
     await s.close()
-    const again = setup(s.databasePath, s)
-    expect(again.service.getContract(c.contractId).unsigned?.tx).toEqual(c.unsigned.tx)
-    await again.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    await again.follower.sync()
-    expect(again.service.getContract(c.contractId).status).toBe('confirmed')
+    const again = await setup(s.databasePath, s)
+    expect((await (await again).service.getContract(c.contractId)).unsigned?.tx).toEqual(c.unsigned.tx)
+    await (await again).service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await (await again).follower.sync()
+    expect((await (await again).service.getContract(c.contractId)).status).toBe('confirmed')
   })
 })

@@ -28,7 +28,7 @@ afterEach(async () => {
 async function setup(stuck = false): Promise<{ sandbox: SandboxProvider; opened: OpenService; wallet: TestWallet }> {
   const clock = new ManualClock()
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
-  const opened = openService({
+  const opened = await openService({
     provider: stuck ? new StuckMempool(sandbox) : sandbox,
     databasePath: ':memory:',
     now: clock.now,
@@ -66,11 +66,11 @@ describe('builds that never fail because of our own unsigned builds', () => {
     expect(refused.code).toBe('BuildSuperseded')
     expect(refused.kind).toBe('Conflict')
     expect(refused.message).toContain('a newer build of the same wallet needed its inputs')
-    expect(service.getContract(abandoned.contractId).status).toBe('unsigned')
+    expect((await service.getContract(abandoned.contractId)).status).toBe('unsigned')
 
     await service.submit({ kind: 'create', contractId: next.contractId }, witnessEnvelope(next.unsigned.tx, [wallet]))
     await follower.sync()
-    expect(service.getContract(next.contractId).status).toBe('confirmed')
+    expect((await service.getContract(next.contractId)).status).toBe('confirmed')
     expect((await sandbox.txStatus(abandoned.contractId.slice(0, 64))).status).toBe('unknown')
   })
 
@@ -89,7 +89,7 @@ describe('builds that never fail because of our own unsigned builds', () => {
     expect(again.contractId).toBe(first.contractId)
     expect(await refusedOf(second.contractId, second.unsigned.tx)).toBe('BuildSuperseded')
     await service.submit({ kind: 'create', contractId: first.contractId }, witnessEnvelope(first.unsigned.tx, [wallet]))
-    expect(service.getContract(first.contractId).status).toBe('submitted')
+    expect((await service.getContract(first.contractId)).status).toBe('submitted')
   })
 
   test('an output a submitted transaction spends is not taken: the failure names it and the transaction', async () => {
@@ -100,7 +100,7 @@ describe('builds that never fail because of our own unsigned builds', () => {
       { contract: notify, tags: {}, metadata: {} }
     )
     await service.submit({ kind: 'create', contractId: sent.contractId }, witnessEnvelope(sent.unsigned.tx, [wallet]))
-    expect(service.getContract(sent.contractId).status).toBe('submitted')
+    expect((await service.getContract(sent.contractId)).status).toBe('submitted')
 
     const refused = await failure(
       service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: {}, metadata: {} })

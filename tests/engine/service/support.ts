@@ -21,16 +21,16 @@ export interface ServiceHarness extends OpenService {
   restart(): Promise<ServiceHarness>
 }
 
-export function serviceHarness(
+export async function serviceHarness(
   options: { databasePath?: string; sandbox?: SandboxProvider; clock?: ManualClock } = {}
-): ServiceHarness {
+): Promise<ServiceHarness> {
   const clock = options.clock ?? new ManualClock()
   const sandbox =
     options.sandbox ??
     SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   const databasePath =
     options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-service-')), 'store.sqlite')
-  const opened = openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
+  const opened = await openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
   return {
     ...opened,
     sandbox,

@@ -40,7 +40,7 @@ afterEach(async () => {
 async function serve(sandbox: SandboxOptions): Promise<Served> {
   const clock = new ManualClock()
   const provider = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now, ...sandbox })
-  const opened = openService({ provider, databasePath: ':memory:', now: clock.now, followEveryMs: false })
+  const opened = await openService({ provider, databasePath: ':memory:', now: clock.now, followEveryMs: false })
   const app = createServer({ logLevel: 'silent', token: TOKEN, service: opened.service })
   const port = await listen(app, 0)
   const close = async (): Promise<void> => {
