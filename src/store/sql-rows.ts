@@ -85,16 +85,16 @@ export const columnValues = (c: RecordColumns) => ({
   marloweOutput: c.marloweOutput ?? null
 })
 
-export const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+const bytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 
-export function blockFromRaw(r: Pick<RawTx, 'block_slot' | 'block_no' | 'block_hash'>): { block?: BlockRow } {
+function blockFromRaw(r: Pick<RawTx, 'block_slot' | 'block_no' | 'block_hash'>): { block?: BlockRow } {
   return r.block_hash === null || r.block_slot === null || r.block_no === null
     ? {}
     : { block: { slot: BigInt(r.block_slot), blockNo: BigInt(r.block_no), blockHash: r.block_hash } }
 }
 
 /** A creation's or application's tags and metadata from their columns, or its record where they are missing. */
-export function labelsFromRaw(
+function labelsFromRaw(
   r: Pick<RawTxHeader, 'tags' | 'metadata' | 'details'>
 ): { details: string } | { columns: { tags: string; metadata: string } } {
   return r.tags === null || r.metadata === null

@@ -679,8 +679,8 @@ function promised(rows: SqliteServiceRows, run: (op: () => unknown) => Promise<u
   return operations as unknown as StoreOperations
 }
 
-/** The service store over the SQLite connection `gate` guards. */
-export function sqliteServiceStore(gate: SqliteGate): ServiceStore {
+/** The service store over the SQLite connection `gate` guards, with that connection (for per-connection limits). */
+export function sqliteServiceStore(gate: SqliteGate): ServiceStore & { readonly db: Db } {
   const rows = new SqliteServiceRows(gate.db)
   // Inside a transaction the work already holds the connection: its calls run at once.
   const inside = promised(rows, (op) => Promise.resolve().then(op))
@@ -689,6 +689,7 @@ export function sqliteServiceStore(gate: SqliteGate): ServiceStore {
     get version() {
       return rows.version
     },
-    atomically: (work) => gate.transaction(() => work(inside))
+    atomically: (work) => gate.transaction(() => work(inside)),
+    db: gate.db
   }
 }
