@@ -10,8 +10,8 @@ import { ResponseCache } from '../../src/server/response-cache'
 function counting(maxChars: number) {
   const cache = new ResponseCache(maxChars)
   const made = new Map<string, number>()
-  const get = (key: string, chars: number, version = 1): string =>
-    cache.get(key, version, () => {
+  const get = (key: string, chars: number, version = 1): Promise<string> =>
+    cache.get(key, version, async () => {
       made.set(key, (made.get(key) ?? 0) + 1)
       return key.padEnd(chars, '.')
     })
@@ -19,37 +19,37 @@ function counting(maxChars: number) {
 }
 
 describe('ResponseCache', () => {
-  test('holds at most its cap of characters, forgetting the least recently used', () => {
+  test('holds at most its cap of characters, forgetting the least recently used', async () => {
     const { get, made } = counting(1000)
-    for (const key of ['a', 'b', 'c']) get(key, 300)
-    get('a', 300) // a is now the most recently used
-    get('d', 300) // 1,200 characters: b, the least recently used, goes
+    for (const key of ['a', 'b', 'c']) await get(key, 300)
+    await get('a', 300) // a is now the most recently used
+    await get('d', 300) // 1,200 characters: b, the least recently used, goes
     expect(made('a')).toBe(1)
-    get('a', 300)
-    get('c', 300)
-    get('d', 300)
+    await get('a', 300)
+    await get('c', 300)
+    await get('d', 300)
     expect([made('a'), made('c'), made('d')]).toEqual([1, 1, 1])
-    get('b', 300)
+    await get('b', 300)
     expect(made('b')).toBe(2)
   })
 
-  test('an answer larger than the cap is made each time and pushes nothing out', () => {
+  test('an answer larger than the cap is made each time and pushes nothing out', async () => {
     const { get, made } = counting(1000)
-    get('small', 400)
-    get('huge', 5000)
-    get('huge', 5000)
-    get('small', 400)
+    await get('small', 400)
+    await get('huge', 5000)
+    await get('huge', 5000)
+    await get('small', 400)
     expect([made('huge'), made('small')]).toEqual([2, 1])
   })
 
-  test('a new store version makes the answer again, and the old one no longer counts against the cap', () => {
+  test('a new store version makes the answer again, and the old one no longer counts against the cap', async () => {
     const { get, made } = counting(1000)
-    get('a', 600, 1)
-    get('a', 600, 2)
+    await get('a', 600, 1)
+    await get('a', 600, 2)
     expect(made('a')).toBe(2)
-    get('b', 400, 2)
-    get('a', 600, 2)
-    get('b', 400, 2)
+    await get('b', 400, 2)
+    await get('a', 600, 2)
+    await get('b', 400, 2)
     expect([made('a'), made('b')]).toEqual([2, 1])
   })
 })

@@ -30,7 +30,7 @@ export function keystoneCalls(ctx: DeskContext): HandlersOf<KeystoneCall> {
 
   return {
     'tx.keystoneRequest': async ({ txId, walletId, masterFingerprint }) => {
-      const row = unsignedRow(ctx.build(txId))
+      const row = unsignedRow(await ctx.build(txId))
       const account = await keystore.signerAccount(walletId)
       const resolved = (await chainFacts(provider, row.unsignedTx)).resolvedInputs
       const request = await keystoneSignRequest({ tx: row.unsignedTx, account, masterFingerprint, resolved })
@@ -53,7 +53,7 @@ export function keystoneCalls(ctx: DeskContext): HandlersOf<KeystoneCall> {
     },
 
     'tx.signWithKeystone': async ({ txId, walletId, requestId, signature }) => {
-      const row = unsignedRow(ctx.build(txId))
+      const row = unsignedRow(await ctx.build(txId))
       ctx.checkReviewed(row.txId)
       const request = shown.get(requestId)
       if (request === undefined || request.txId !== row.txId || request.walletId !== walletId) {

@@ -56,7 +56,7 @@ function fingerprintOf(item: { toDataItem(): DataItem }, key: number): string {
 }
 
 beforeAll(async () => {
-  h = serviceHarness()
+  h = await serviceHarness()
   await everyTxKind(h, async (built) => {
     const resolved = await built.resolved()
     const request = await keystoneSignRequest({

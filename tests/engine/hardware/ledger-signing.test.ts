@@ -64,7 +64,7 @@ let h: ServiceHarness
 const signings = new Map<TxKind, Signed>()
 
 beforeAll(async () => {
-  h = serviceHarness()
+  h = await serviceHarness()
   await everyTxKind(h, async (built) => {
     const plan = await planDeviceSigning({
       tx: built.tx,

@@ -48,7 +48,7 @@ async function plug(script: DeviceScript = {}): Promise<TrezorModelT> {
 let lastBuilt: Built | undefined
 
 beforeAll(async () => {
-  h = serviceHarness()
+  h = await serviceHarness()
   bridge = await BridgeDouble.start()
   connection = new TrezorConnection([bridge.transport()])
   const device = new TrezorModelT()

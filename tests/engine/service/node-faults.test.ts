@@ -158,19 +158,19 @@ describe('node faults through the Ogmios adapter', () => {
     const dying = await refusal(node.current.service.submit(target(contractId), signed))
     expect(dying).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(dying.message).toMatch(/connection to Ogmios (closed|is closing)|cannot connect/)
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     const down = await refusal(node.current.service.submit(target(contractId), signed))
     expect(down).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(down.message).toMatch(
       /^the node did not take the transaction \(cannot connect to ws:\/\/127\.0\.0\.1:\d+: connect ECONNREFUSED .*\); it is kept and can be submitted again$/
     )
     expect(down.details).toMatchObject({ reason: expect.stringMatching(/ECONNREFUSED/) as unknown })
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     expect(node.peer.requestsOf('submitTransaction')).toHaveLength(0)
 
     await node.peer.restart()
     await node.restart()
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     // 2. Slow: the node takes the request but does not answer within the adapter's deadline. It never gets
     // round to it: the request is still queued when the service restarts and its connection goes.
@@ -179,14 +179,14 @@ describe('node faults through the Ogmios adapter', () => {
     expect(slow).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(slow.message).toMatch(new RegExp(`no answer to submitTransaction within ${REQUEST_TIMEOUT_MS} ms`))
     expect(node.peer.holding).toEqual(['submitTransaction'])
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     // Until the node says otherwise, the attempt may have reached it: the follower keeps asking, finds nothing.
     expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     await node.restart()
     node.peer.discard('submitTransaction')
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     // 3. Rejecting: a ledger rejection, in Ogmios v6's shape, is the client's problem (403) with the node's reason.
     node.peer.onSubmit = unknownOutputReferences
@@ -202,11 +202,11 @@ describe('node faults through the Ogmios adapter', () => {
       }
     })
     expect(rejected.message).toMatch(/^SubmitFailed "The transaction contains unknown UTxO references/)
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     expect(node.peer.mempool.size).toBe(0)
 
     await node.restart()
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     // 4. Healthy: the same signed build goes through; the node has it in its mempool under the build's id.
     node.peer.onSubmit = accept
@@ -250,12 +250,12 @@ describe('node faults through the Ogmios adapter', () => {
     node.peer.fault('submitTransaction', { kind: 'hold' })
     const slow = await refusal(node.current.service.submit(target(contractId), signed))
     expect(slow).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     // The node answers at last (too late for the adapter, which drops the answer): the tx is in its mempool.
     node.peer.release('submitTransaction')
     await vi.waitFor(() => expect([...node.peer.mempool]).toEqual([txId]))
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     await node.restart()
     expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
@@ -351,33 +351,33 @@ describe('node faults through the Blockfrost adapter', () => {
     await node.peer.stop()
     const dying = await refusal(node.current.service.submit(target(contractId), signed))
     expect(dying).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     const down = await refusal(node.current.service.submit(target(contractId), signed))
     expect(down).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(down.message).toMatch(/ECONNREFUSED.*it is kept and can be submitted again/)
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     await node.peer.restart()
     await node.restart()
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     // 2. Slow: no answer within the deadline (and then the connection goes, the tx never having reached the node).
     node.peer.faults.push({ match: SUBMIT, delayMs: 5 * REQUEST_TIMEOUT_MS, hangUp: true })
     const slow = await refusal(node.current.service.submit(target(contractId), signed))
     expect(slow).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(slow.message).toMatch(new RegExp(`within ${REQUEST_TIMEOUT_MS} ms`))
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
     await node.restart()
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     // 3. Rejecting: Blockfrost's 400 with the ledger's own words.
     const badInputs = `ConwayUtxowFailure (UtxoFailure (BadInputsUTxO (fromList [TxIn (TxId {unTxId = SafeHash "${SEED_TX}"}) (TxIx {unTxIx = 0})])))`
     node.peer.state.submit = () => ({ status: 400, body: errorBody(400, ledgerRejection([badInputs])) })
     const rejected = await refusal(node.current.service.submit(target(contractId), signed))
     expect(rejected).toMatchObject({ kind: 'Forbidden', code: 'SubmissionError', details: { reason: badInputs } })
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     await node.restart()
-    expectKeptUnsigned(node, contractId, built.unsigned.tx)
+    await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
     // 4. Healthy: accepted into the mempool, then confirmed in a block.
     node.peer.state.submit = (tx) => {

@@ -95,7 +95,7 @@ async function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvi
 }
 
 async function createClose(s: Awaited<ReturnType<typeof setup>>) {
-  return (await s).service.createContract(
+  return s.service.createContract(
     { changeAddress: alice.address },
     { contract: { type: 'Close' }, tags: {}, metadata: {} }
   )
@@ -376,8 +376,8 @@ describe('node faults', () => {
     expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
     await s.close()
     const again = await setup(s.databasePath, s)
-    expect((await (await again).follower.sync()).confirmed).toEqual([c.contractId.slice(0, 64)])
-    expect((await (await again).service.getContract(c.contractId)).status).toBe('confirmed')
+    expect((await again.follower.sync()).confirmed).toEqual([c.contractId.slice(0, 64)])
+    expect((await again.service.getContract(c.contractId)).status).toBe('confirmed')
   })
 
   test('a submitted tx the node forgot goes back to unsigned after the grace period, and can be sent again', async () => {
@@ -402,9 +402,9 @@ describe('node faults', () => {
     const c = await createClose(s)
     await s.close()
     const again = await setup(s.databasePath, s)
-    expect((await (await again).service.getContract(c.contractId)).unsigned?.tx).toEqual(c.unsigned.tx)
-    await (await again).service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    await (await again).follower.sync()
-    expect((await (await again).service.getContract(c.contractId)).status).toBe('confirmed')
+    expect((await again.service.getContract(c.contractId)).unsigned?.tx).toEqual(c.unsigned.tx)
+    await again.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await again.follower.sync()
+    expect((await again.service.getContract(c.contractId)).status).toBe('confirmed')
   })
 })

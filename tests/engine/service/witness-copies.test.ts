@@ -18,7 +18,7 @@ vi.mock('../../../src/engine/sign', async (importOriginal) => {
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
-const h = serviceHarness()
+const h = await serviceHarness()
 afterAll(async () => {
   await h.close()
   await h.sandbox.close()
