@@ -107,5 +107,17 @@ export default tseslint.config(
       ]
     }
   },
+  {
+    // The store answers asynchronously: a call left unawaited runs after its caller moved on, and a test's check
+    // left unawaited cannot fail. Typed linting, so only over what tsconfig.node.json type-checks.
+    files: [
+      'src/{core,csl,store,engine,chain,server,host,cli,main,preload,api}/**/*.ts',
+      'tests/**/*.ts',
+      'bench/**/*.ts'
+    ],
+    ignores: ['tests/renderer/**'],
+    languageOptions: { parserOptions: { project: './tsconfig.node.json', tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' }
+  },
   ...layerRules
 )

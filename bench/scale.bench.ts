@@ -250,7 +250,7 @@ export async function benchScale(): Promise<void> {
         const into = measured.get(h)!
         for (const op of Object.keys(ops) as Op[]) {
           for (let i = 0; i < GETS_PER_ROUND; i += 1) {
-            uncached()
+            await uncached()
             into[op].push(await timed(() => ops[op](h)))
           }
         }
