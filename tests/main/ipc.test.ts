@@ -34,8 +34,17 @@ function handlerFor(desk: DeskHandlers, page: AppPage = PACKAGED_PAGE): Handler 
   return handlers.get(DESK_IPC_CHANNEL)!
 }
 
+/** A desk whose every call answers a sandbox status with the time it was asked for (valid for sandbox.advance). */
 const echoDesk = Object.fromEntries(
-  DESK_CALLS.map((name) => [name, async (request: unknown) => ({ name, request })])
+  DESK_CALLS.map((name) => [
+    name,
+    async (request: { readonly toTime?: bigint }) => ({
+      version: '0.1.0',
+      network: 'sandbox',
+      tip: { slot: 1n, blockNo: 1n, time: request.toTime ?? 0n },
+      chainTime: request.toTime ?? 0n
+    })
+  ])
 ) as unknown as DeskHandlers
 
 describe('the app page', () => {
@@ -87,7 +96,7 @@ describe('registerDeskIpc', () => {
     const answer = await handle({ senderFrame: top(PAGE_URL) }, 'sandbox.advance', encodeWire({ toTime: 5n }))
     expect(decodeWire(answer)).toEqual({
       ok: true,
-      value: { name: 'sandbox.advance', request: { toTime: 5n } }
+      value: { version: '0.1.0', network: 'sandbox', tip: { slot: 1n, blockNo: 1n, time: 5n }, chainTime: 5n }
     })
   })
 
