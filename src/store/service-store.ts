@@ -239,11 +239,12 @@ export interface StoreOperations {
    */
   contractPage(query: ContractQuery, page: PageRequest): Promise<Counted<ContractHeaderRow> | undefined>
   /**
-   * One page of every stored contract, confirmed or not (a just-built one too), newest build first (build time,
-   * then creation tx id), as their headers; `page.start` (a contract id) is included, undefined when it is not
-   * stored. By the index on the creations' build time: a page costs the same at 100 and at 100,000 contracts.
+   * One page of the stored contracts that match (every one without `query`), confirmed or not (a just-built one
+   * too), newest build first (build time, then creation tx id), as their headers; the page starts at the stored
+   * contract `page.start`, included when it matches, and is undefined when it is not stored. By the index on the
+   * creations' build time: a page costs the same at 100 and at 100,000 contracts when most match.
    */
-  storedContractPage(page: PageRequest): Promise<ContractHeaderRow[] | undefined>
+  storedContractPage(page: PageRequest, query?: ContractQuery): Promise<ContractHeaderRow[] | undefined>
   /**
    * One page of a contract's confirmed applications, newest first (block, then tx id) or oldest first, with how
    * many it has (kept as they are confirmed, not counted); undefined when `start` is not one of them. Reads the

@@ -460,21 +460,23 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
    * One page of the rows `from` (`FROM … WHERE …`) holds, in the order of the `order` columns (unique together),
    * from the row whose `id` is `page.start` (included) or the first; undefined when `start` is not one of them.
    * An index on `order` (after the columns `from` fixes) makes a page cost its own rows, whatever `from` holds.
+   * `startAmong` (`FROM … WHERE …`, no values) is where `start` is looked up instead, when the page may start at a
+   * row `from` leaves out.
    */
   private keysetPage<R>(
     select: string,
     from: string,
     values: readonly unknown[],
-    keys: { readonly order: readonly string[]; readonly id: string },
+    keys: { readonly order: readonly string[]; readonly id: string; readonly startAmong?: string },
     page: PageRequest
   ): R[] | undefined {
     const columns = keys.order.join(', ')
     let keyset = ''
     let keysetValues: unknown[] = []
     if (page.start !== undefined) {
-      const found = this.query(`SELECT ${columns} ${from} AND ${keys.id} = ?`)
+      const found = this.query(`SELECT ${columns} ${keys.startAmong ?? from} AND ${keys.id} = ?`)
         .raw(true)
-        .get(...values, page.start) as unknown[] | undefined
+        .get(...(keys.startAmong === undefined ? values : []), page.start) as unknown[] | undefined
       if (found === undefined) return undefined
       keyset = `AND (${columns}) ${page.order === 'desc' ? '<=' : '>='} (${keys.order.map(() => '?').join(', ')})`
       keysetValues = found
@@ -507,16 +509,20 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
   }
 
   /**
-   * One page of every stored contract, confirmed or not (a just-built one too), newest build first (build time,
-   * then creation tx id), as their headers; `page.start` (a contract id) is included, undefined when it is not
-   * stored. By the index on the creations' build time: a page costs the same at 100 and at 100,000 contracts.
+   * One page of the stored contracts that match (every one without `query`), confirmed or not (a just-built one
+   * too), newest build first (build time, then creation tx id), as their headers; the page starts at the stored
+   * contract `page.start`, included when it matches, and is undefined when it is not stored. By the index on the
+   * creations' build time, each row's filters checked by index: a page costs the same at 100 and at 100,000
+   * contracts when most match (a party's list of its own contracts).
    */
-  storedContractPage(page: PageRequest): ContractHeaderRow[] | undefined {
+  storedContractPage(page: PageRequest, query: ContractQuery = {}): ContractHeaderRow[] | undefined {
+    const stored = "FROM txs b JOIN contracts c ON c.create_tx_id = b.tx_id WHERE b.kind = 'create'"
+    const { where, values } = this.filtered(query, false)
     const rows = this.keysetPage<RawContractHeader>(
       CONTRACT_HEADER_COLUMNS,
-      "FROM txs b JOIN contracts c ON c.create_tx_id = b.tx_id WHERE b.kind = 'create'",
-      [],
-      { order: ['b.created_at', 'b.tx_id'], id: 'c.contract_id' },
+      where === '' ? stored : `${stored} AND ${where.slice('WHERE '.length)}`,
+      values,
+      { order: ['b.created_at', 'b.tx_id'], id: 'c.contract_id', startAmong: stored },
       page
     )
     return rows?.map(contractHeaderFromRaw)

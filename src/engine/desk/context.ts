@@ -26,7 +26,7 @@ export interface SandboxControls {
 }
 
 /** The stored builds, by tx id and by contract (the service store fits). */
-export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract' | 'txsWithStatus' | 'contractsWhere'>
+export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract' | 'txsWithStatus' | 'storedContractPage'>
 
 export interface DeskOptions {
   readonly service: MarloweService

@@ -207,6 +207,9 @@ async function awaitedFrom(
   ]
 }
 
+/** How many of a wallet's party contracts are read from the store at a time when the list has no limit. */
+const PARTY_BATCH = 500
+
 const notListed = (after: string): Error =>
   deskFailure('NotFound', 'ContractNotFound', `there is no contract ${after} to list after`, { contractId: after })
 
@@ -291,29 +294,62 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   }
 
   /**
-   * The wallet's list, newest build first, as contract ids, from the store's rows and the unsigned creations only:
-   * the contracts it is a party to, and its drafts. Unsigned creations are drafts: listed for the wallet that built
-   * them only, whoever they name as parties, until discarded.
+   * The wallet's list, newest build first, after the contract `after`, as at most `limit` contract ids (all without
+   * a limit): the contracts it is a party to, and its drafts. Unsigned creations are drafts: listed for the wallet
+   * that built them only, whoever they name as parties, until discarded. The party contracts are read a page at a
+   * time from the store's index, so a page costs its own contracts, not every one the wallet is a party to.
    */
-  async function walletContractIds(wallet: WalletParties): Promise<string[]> {
-    const unsigned = new Map(
-      (await store.txsWithStatus('unsigned')).flatMap((row) =>
-        row.kind === 'create' && row.contractId !== undefined ? [[row.contractId, row] as const] : []
+  async function walletContractIds(
+    wallet: WalletParties,
+    after: string | undefined,
+    limit: number | undefined
+  ): Promise<string[]> {
+    const unsigned = new Set<string>()
+    const drafts: TxRow[] = []
+    for (const row of await store.txsWithStatus('unsigned')) {
+      if (row.kind !== 'create' || row.contractId === undefined) continue
+      unsigned.add(row.contractId)
+      if (isDraftOf(row, wallet)) drafts.push(row)
+    }
+    // Newest first as the store orders creations: build time, then creation tx id.
+    drafts.sort((a, b) => b.createdAt - a.createdAt || (a.txId < b.txId ? 1 : a.txId > b.txId ? -1 : 0))
+    const query = contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles })
+    const want = limit ?? Number.MAX_SAFE_INTEGER
+    // Signed ones only: a party's unsigned creation is listed as a draft, or not at all.
+    const asParty: string[] = []
+    let start = after
+    let listed = after === undefined || drafts.some((row) => row.contractId === after)
+    for (;;) {
+      const batch = Math.min(want, PARTY_BATCH) + 1
+      const rows = await store.storedContractPage(
+        { ...(start === undefined ? {} : { start }), order: 'desc', offset: 0, limit: batch },
+        query
       )
-    )
-    const asParty = (
-      await store.contractsWhere(contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles }))
-    )
-      .filter((row) => {
-        const create = unsigned.get(row.contractId)
-        return create === undefined || isDraftOf(create, wallet)
-      })
-      .map((row) => row.contractId)
-    const parties = new Set(asParty)
-    const drafts = [...unsigned.values()]
-      .filter((row) => !parties.has(row.contractId!) && isDraftOf(row, wallet))
-      .sort((a, b) => b.createdAt - a.createdAt)
-    return mergeByBuildTime(asParty, drafts, async (id) => (await store.tx(createTxId(id)))?.createdAt ?? 0)
+      if (rows === undefined) throw notListed(start ?? '')
+      const ids = rows.map((row) => row.contractId)
+      if (start !== undefined && ids[0] === start) {
+        if (start === after && !unsigned.has(after)) listed = true
+        ids.shift()
+      }
+      asParty.push(...ids.filter((id) => !unsigned.has(id)))
+      if (rows.length < batch || asParty.length >= want) break
+      start = ids[ids.length - 1]
+    }
+    if (!listed) throw notListed(after!)
+    return (await mergeByBuildTime(asParty, await draftsAfter(drafts, after), builtAt)).slice(0, want)
+  }
+
+  const builtAt = async (contractId: string): Promise<number> =>
+    (await store.tx(createTxId(contractId)))?.createdAt ?? 0
+
+  /** The drafts (newest first) that the list shows after the contract `after` (all of them without it). */
+  async function draftsAfter(drafts: readonly TxRow[], after: string | undefined): Promise<readonly TxRow[]> {
+    if (after === undefined) return drafts
+    const at = drafts.findIndex((row) => row.contractId === after)
+    if (at >= 0) return drafts.slice(at + 1)
+    const afterTx = createTxId(after)
+    const afterAt = await builtAt(after)
+    return drafts.filter((row) => row.createdAt < afterAt || (row.createdAt === afterAt && row.txId < afterTx))
   }
 
   /** The views of the first `limit` contracts of `ids` that read back (of all without a limit). */
@@ -339,9 +375,17 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       }
       const wallet = await wallets.parties(walletId)
       const now = await ctx.chainTime()
-      const ids = await walletContractIds(wallet)
       // Views, and what each waits for from the wallet, are worked out for the page only.
-      const views = await readPage(ids.slice(pageStart(ids, after)), limit)
+      const views: ContractView[] = []
+      let from = after
+      for (;;) {
+        const want = limit === undefined ? undefined : limit - views.length
+        const ids = await walletContractIds(wallet, from, want)
+        views.push(...(await readPage(ids, want)))
+        // Short only at the end of the list: contracts that do not read back are passed over.
+        if (want === undefined || views.length === limit || ids.length < want) break
+        from = ids[ids.length - 1]
+      }
       return Promise.all(
         views.map(async (view) => ({
           ...listItem(view, await createdAt(view)),

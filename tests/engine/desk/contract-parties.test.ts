@@ -85,6 +85,36 @@ describe("a wallet's contracts", () => {
     expect(bobs.map((c) => [c.header['contractId'], c.parties])).toEqual([[escrowId, ['role:Seller']]])
   })
 
+  test("pages of a wallet's list: its drafts among its contracts on chain, from any of them", async () => {
+    h.clock.ms += 1n
+    const draft = await h.ok('contracts.create', {
+      walletId: carol.id,
+      contractJson: stringifyContract(when([], T0 + DAY)),
+      roles: [],
+      tags: []
+    })
+    const whole = ids(await h.ok('contracts.list', { walletId: carol.id }))
+    expect(whole[0]).toBe(draft.contractId)
+    expect([...whole].sort()).toEqual([escrowId, aliceDepositsId, draft.contractId].sort())
+    const walked: unknown[] = []
+    let after: string | undefined
+    for (;;) {
+      const page = await h.ok('contracts.list', {
+        walletId: carol.id,
+        limit: 1,
+        ...(after === undefined ? {} : { after })
+      })
+      walked.push(...ids(page))
+      if (page.length < 1) break
+      after = String(page[0]!.header['contractId'])
+    }
+    expect(walked).toEqual(whole)
+    expect(ids(await h.ok('contracts.list', { walletId: carol.id, after: draft.contractId! }))).toEqual(whole.slice(1))
+    // A stored contract that is not in the wallet's list is no place to start its page.
+    await h.fails('contracts.list', { walletId: alice.id, after: draft.contractId! }, 'ContractNotFound')
+    await h.fails('contracts.list', { walletId: bob.id, after: aliceDepositsId, limit: 2 }, 'ContractNotFound')
+  })
+
   test('one contract: the parties of the wallet asked about, none without one', async () => {
     expect((await h.ok('contracts.get', { contractId: escrowId, walletId: alice.id })).parties).toEqual(['role:Buyer'])
     expect((await h.ok('contracts.get', { contractId: escrowId, walletId: carol.id })).parties).toEqual([
