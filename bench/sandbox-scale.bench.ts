@@ -16,7 +16,10 @@
  *   Blaze's `Transaction.fromCbor` of it, which the sandbox ran on every evaluation and submit before;
  * - reading a Marlowe datum out of the transaction carrying it (our transaction decoding, as the sandbox's
  *   evaluate and submit run it, then the datum as the service reads it), per KB, with a datum of 1 MB against one
- *   of 1 KB: linear costs keep it within 2×.
+ *   of 1 KB: linear costs keep it within 2×;
+ * - RSS of a `serve` process (the CLI built from these sources) on the 10,000-contract ledger, read from outside
+ *   once its follower has indexed every contract and a client has walked the list and read some (bench/serve-rss.ts),
+ *   and its peak since it started, against the issue's 300 MiB.
  *
  * The ledgers are saved as the sandbox saves them (bench/sandbox-state.ts), then `TAIL` faucet payments are made
  * on each, so that a large one has changes to replay after its snapshot. The app's native codecs are installed,
@@ -57,6 +60,9 @@ import { adaUtxos, T0 } from '../tests/chain/support/sandbox'
 import { buildTx } from '../tests/chain/support/txkit'
 import { measureAlternating, printRows, type Row } from './harness'
 import { percentile } from './load'
+import { mib } from './memory'
+import { buildCli } from './serve-process'
+import { serveMemory, SERVE_READS } from './serve-rss'
 import { writeSandboxState, type StateShape } from './sandbox-state'
 import { array, map, NULL, TRUE, uint } from './synthetic-history'
 
@@ -73,6 +79,8 @@ const APPLY_LEVELS = 19
 const TAIL = 100
 const DATUM_SMALL = 1000
 const DATUM_LARGE = 1_000_000
+/** The issue's bound on a serve process's RSS with 10,000 contracts. */
+const RSS_BOUND_MIB = 300
 const CHURN = 20_000
 const CHURN_EARLY = 1_000
 /** A small ledger's file takes all day to reach the default 4 MiB: a log from 64 KiB (some 700 transactions). */
@@ -475,6 +483,26 @@ export async function benchSandboxScale(): Promise<void> {
       peerName: `same, a ${(small.datumBytes / 1024).toFixed(1)} KB datum`,
       peer: perKb(reads.small, small.datumBytes)
     })
+
+    buildCli()
+    const served = await serveMemory(dirs.large, LARGE)
+    const servedWhat = `${LARGE.toLocaleString('en-US')} contracts indexed, every page of GET /contracts walked, ${SERVE_READS} read`
+    rows.push(
+      {
+        what: `RSS of a serve process on the sandbox, ${servedWhat}`,
+        unit: 'MiB',
+        ours: mib(served.rss),
+        peerName: 'the bound',
+        peer: RSS_BOUND_MIB
+      },
+      {
+        what: `peak RSS of that serve process since it started (VmHWM)`,
+        unit: 'MiB',
+        ours: mib(served.peak),
+        peerName: 'the bound',
+        peer: RSS_BOUND_MIB
+      }
+    )
   } finally {
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true })
     for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true })

@@ -22,8 +22,7 @@
  * reservation and the same wallet, and neither can run out of inputs. A build reads every UTxO of the wallet,
  * so this wallet's builds are slower than build.bench's (four UTxOs); both sides pay that alike.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -36,6 +35,7 @@ import { ADA, buildTx } from '../tests/chain/support/txkit'
 import { testWallet, type TestWallet } from '../tests/engine/build/support'
 import { witnessEnvelope } from '../tests/engine/service/support'
 import { printRows, type Row } from './harness'
+import { buildCli, CLI, startListening, stop } from './serve-process'
 import { bareServer, closeServer, httpGet, portOf } from './http'
 import { concurrentCalls, httpLoad, percentile, summarize, type Load, type Samples } from './load'
 
@@ -57,7 +57,6 @@ const START_TIMEOUT_MS = 30_000
 /** Outputs per splitting transaction: well inside the 16 KiB transaction size limit. */
 const OUTPUTS_PER_TX = 150
 const UTXO_LOVELACE = 10n * ADA
-const CLI = 'out/cli/marlowe-desk.cjs'
 
 const dave = sandboxWallet('dave')
 /** Builds and submits beside the spread GETs, and creates the used data dir's contracts: its UTxOs are its own. */
@@ -239,24 +238,9 @@ async function httpRuns(dir: string): Promise<HttpRuns> {
   }
 }
 
-/** Builds the CLI with `npm run build:cli`'s script, so the cold start measured is of the current sources. */
-function buildCli(): void {
-  execFileSync(process.execPath, ['scripts/cli-build.mjs'], { stdio: 'inherit' })
-  if (!existsSync(CLI)) throw new Error(`${CLI} was not built`)
-}
-
 const BARE_SERVER = `require('node:http').createServer((q, s) => s.end()).listen(0, '127.0.0.1', function () {
   console.log('listening ' + this.address().port)
 })`
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  child.kill('SIGTERM')
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-  await exited
-  clearTimeout(timer)
-}
 
 /**
  * Spawns `args`, reads the port from its `listening <port>` line, polls /healthcheck: ms to the first 200. Then,
@@ -269,25 +253,8 @@ async function toFirst200(
 ): Promise<number> {
   const start = performance.now()
   const env = codeCache === undefined ? process.env : { ...process.env, MARLOWE_DESK_CODE_CACHE: codeCache }
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env })
+  const { child, port } = await startListening(args, env)
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let out = ''
-      let err = ''
-      const timer = setTimeout(() => reject(new Error(`${args.join(' ')}: not listening: ${err}`)), START_TIMEOUT_MS)
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString()
-        const match = /^listening (\d+)$/m.exec(out)
-        if (match?.[1] === undefined) return
-        clearTimeout(timer)
-        resolve(Number(match[1]))
-      })
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()))
-      child.once('exit', (code) => {
-        clearTimeout(timer)
-        reject(new Error(`${args.join(' ')} exited (${code}) before listening: ${err}`))
-      })
-    })
     for (;;) {
       const answer = await httpGet(`http://127.0.0.1:${port}/healthcheck`).catch(() => undefined)
       if (answer?.status === 200) {
