@@ -230,10 +230,14 @@ function pageOf(views: readonly ContractView[], after: string | undefined, limit
   return views.slice(from, limit === undefined ? undefined : from + limit)
 }
 
+/** Whether a creation built at `at` with id `txId` comes before one built at `otherAt` with `otherTxId`. */
+const builtLater = (at: number, txId: string, otherAt: number, otherTxId: string): boolean =>
+  at > otherAt || (at === otherAt && txId > otherTxId)
+
 /**
- * Places each draft (newest first) among `listed` (newest build first, by `builtAt`) after every contract built at
- * the same time or later, as a stable sort of both by build time would: a binary search each, so only some
- * `log2(listed)` build times are read a draft.
+ * Places each draft (newest first) among `listed` (newest build first, by `builtAt`) in the store's order of
+ * creations (build time, then creation tx id, newest first): a binary search each, so only some `log2(listed)`
+ * build times are read a draft.
  */
 async function mergeByBuildTime(
   listed: readonly string[],
@@ -247,7 +251,8 @@ async function mergeByBuildTime(
     let high = listed.length
     while (low < high) {
       const middle = (low + high) >>> 1
-      if ((await builtAt(listed[middle]!)) >= draft.createdAt) low = middle + 1
+      const id = listed[middle]!
+      if (builtLater(await builtAt(id), createTxId(id), draft.createdAt, draft.txId)) low = middle + 1
       else high = middle
     }
     merged.push(...listed.slice(from, low), draft.contractId!)
@@ -312,7 +317,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       if (isDraftOf(row, wallet)) drafts.push(row)
     }
     // Newest first as the store orders creations: build time, then creation tx id.
-    drafts.sort((a, b) => b.createdAt - a.createdAt || (a.txId < b.txId ? 1 : a.txId > b.txId ? -1 : 0))
+    drafts.sort((a, b) => (builtLater(a.createdAt, a.txId, b.createdAt, b.txId) ? -1 : 1))
     const query = contractQuery({ partyAddresses: wallet.addresses, partyRoles: wallet.roles })
     const want = limit ?? Number.MAX_SAFE_INTEGER
     // Signed ones only: a party's unsigned creation is listed as a draft, or not at all.
@@ -347,9 +352,8 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     if (after === undefined) return drafts
     const at = drafts.findIndex((row) => row.contractId === after)
     if (at >= 0) return drafts.slice(at + 1)
-    const afterTx = createTxId(after)
     const afterAt = await builtAt(after)
-    return drafts.filter((row) => row.createdAt < afterAt || (row.createdAt === afterAt && row.txId < afterTx))
+    return drafts.filter((row) => builtLater(afterAt, createTxId(after), row.createdAt, row.txId))
   }
 
   /** The views of the first `limit` contracts of `ids` that read back (of all without a limit). */
