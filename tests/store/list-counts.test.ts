@@ -2,19 +2,21 @@
  * The Total-Count of the unfiltered lists (contracts on chain, confirmed withdrawals, payouts, by status) is kept by
  * the store as rows change (schema 8) instead of counted: on a real SQLite file it equals a COUNT(*) of the same
  * rows after every kind of write — builds, confirmations, transactions read from the chain, withdrawals, rollbacks
- * that unconfirm our builds and forget others' — after a restart, and on a store written before schema 8.
+ * that unconfirm our builds and forget others' — after a restart, and on a store written before schema 8. The
+ * same holds in PostgreSQL, whose triggers keep them.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { openDatabase } from '../../src/store/database'
 import { SqliteGate } from '../../src/store/sqlite-gate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import type { BlockRow, ConfirmEffects, TxKind } from '../../src/store/service-store'
 import type { ServiceStore } from '../../src/store/service-store'
 import { sqliteServiceStore } from '../../src/store/sqlite-service-store'
+import { countInSqlite, storeBackends, type StoreDatabase } from './backends'
 
 const id = (n: number): string => n.toString(16).padStart(64, '0')
 const block = (n: number): BlockRow => ({ slot: BigInt(n * 10), blockNo: BigInt(n), blockHash: id(1000 + n) })
@@ -24,7 +26,10 @@ const NO_COLUMNS = { tags: '{}', metadata: '{}' }
 const freshPath = (): string => join(mkdtempSync(join(tmpdir(), 'marlowe-desk-counts-')), 'store.sqlite')
 
 /** The totals the lists report, beside a COUNT(*) of the same rows through a connection of its own. */
-async function totals(store: ServiceStore, path: string): Promise<{ reported: number[]; counted: number[] }> {
+async function totals(
+  store: ServiceStore,
+  db: Pick<StoreDatabase, 'count'>
+): Promise<{ reported: number[]; counted: number[] }> {
   const reported = [
     (await store.contractPage({}, all))!.total,
     (await store.withdrawalPage([], all))!.total,
@@ -32,24 +37,18 @@ async function totals(store: ServiceStore, path: string): Promise<{ reported: nu
     (await store.payoutPage({ withdrawn: false }, all))!.total,
     (await store.payoutPage({ withdrawn: true }, all))!.total
   ]
-  const db = new Database(path, { readonly: true })
-  try {
-    const count = (sql: string): number => (db.prepare(`SELECT COUNT(*) AS n FROM ${sql}`).get() as { n: number }).n
-    const counted = [
-      count('contracts WHERE created_block_no IS NOT NULL'),
-      count("txs WHERE kind = 'withdraw' AND status = 'confirmed'"),
-      count('payouts'),
-      count('payouts WHERE withdrawal_id IS NULL'),
-      count('payouts WHERE withdrawal_id IS NOT NULL')
-    ]
-    return { reported, counted }
-  } finally {
-    db.close()
-  }
+  const counted = [
+    await db.count('contracts WHERE created_block_no IS NOT NULL'),
+    await db.count("txs WHERE kind = 'withdraw' AND status = 'confirmed'"),
+    await db.count('payouts'),
+    await db.count('payouts WHERE withdrawal_id IS NULL'),
+    await db.count('payouts WHERE withdrawal_id IS NOT NULL')
+  ]
+  return { reported, counted }
 }
 
-async function expectTotals(store: ServiceStore, path: string, expected: number[]): Promise<void> {
-  const { reported, counted } = await totals(store, path)
+async function expectTotals(store: ServiceStore, db: Pick<StoreDatabase, 'count'>, expected: number[]): Promise<void> {
+  const { reported, counted } = await totals(store, db)
   expect(counted).toEqual(expected)
   expect(reported).toEqual(counted)
 }
@@ -100,46 +99,51 @@ async function built(store: ServiceStore, n: number, kind: 'create' | 'withdraw'
   })
 }
 
-test('the kept counts equal COUNT(*) after builds, confirmations, chain transactions, rollbacks and a restart', async () => {
-  const path = freshPath()
-  let store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
-  const utxoOf = () => null
-  // [contracts, withdrawals, payouts, available, withdrawn]
-  await expectTotals(store, path, [0, 0, 0, 0, 0])
-  await built(store, 1, 'create')
-  await expectTotals(store, path, [0, 0, 0, 0, 0])
-  await store.confirm(id(1), block(1), { head: { contractId: `${id(1)}#0`, utxo: `${id(1)}#0` } })
-  await expectTotals(store, path, [1, 0, 0, 0, 0])
-  // The same confirmation again changes nothing.
-  await store.confirm(id(1), block(1), {})
-  await chainTx(store, 2, 'create', 2, {})
-  await chainTx(store, 2, 'create', 2, {})
-  await expectTotals(store, path, [2, 0, 0, 0, 0])
-  await chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2), payout(3, 3, 2)] }, 2)
-  await expectTotals(store, path, [2, 0, 3, 3, 0])
-  await chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
-  await expectTotals(store, path, [2, 1, 3, 2, 1])
-  await built(store, 5, 'withdraw')
-  await expectTotals(store, path, [2, 1, 3, 2, 1])
-  await store.confirm(id(5), block(5), { withdrawn: [`${id(3)}#2`, `${id(3)}#3`] })
-  await expectTotals(store, path, [2, 2, 3, 0, 3])
+describe.each(storeBackends())('$name', ({ available, fresh }) => {
+  test.skipIf(!available)(
+    'the kept counts equal COUNT(*) after builds, confirmations, chain transactions, rollbacks and a restart',
+    async () => {
+      const db = await fresh()
+      let store = (await db.open()).records
+      const utxoOf = () => null
+      // [contracts, withdrawals, payouts, available, withdrawn]
+      await expectTotals(store, db, [0, 0, 0, 0, 0])
+      await built(store, 1, 'create')
+      await expectTotals(store, db, [0, 0, 0, 0, 0])
+      await store.confirm(id(1), block(1), { head: { contractId: `${id(1)}#0`, utxo: `${id(1)}#0` } })
+      await expectTotals(store, db, [1, 0, 0, 0, 0])
+      // The same confirmation again changes nothing.
+      await store.confirm(id(1), block(1), {})
+      await chainTx(store, 2, 'create', 2, {})
+      await chainTx(store, 2, 'create', 2, {})
+      await expectTotals(store, db, [2, 0, 0, 0, 0])
+      await chainTx(store, 3, 'apply', 3, { newPayouts: [payout(3, 1, 2), payout(3, 2, 2), payout(3, 3, 2)] }, 2)
+      await expectTotals(store, db, [2, 0, 3, 3, 0])
+      await chainTx(store, 4, 'withdraw', 4, { withdrawn: [`${id(3)}#1`] })
+      await expectTotals(store, db, [2, 1, 3, 2, 1])
+      await built(store, 5, 'withdraw')
+      await expectTotals(store, db, [2, 1, 3, 2, 1])
+      await store.confirm(id(5), block(5), { withdrawn: [`${id(3)}#2`, `${id(3)}#3`] })
+      await expectTotals(store, db, [2, 2, 3, 0, 3])
 
-  store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
-  await expectTotals(store, path, [2, 2, 3, 0, 3])
-  // Our withdrawal goes back to submitted, theirs is forgotten, and both payouts it took are available again.
-  await store.rollBack(block(3), 6, utxoOf)
-  await expectTotals(store, path, [2, 0, 3, 3, 0])
-  // Their contract is forgotten with its payouts; ours goes back to submitted.
-  await store.rollBack(block(1), 7, utxoOf)
-  await expectTotals(store, path, [1, 0, 0, 0, 0])
-  await store.rollBack(undefined, 8, utxoOf)
-  await expectTotals(store, path, [0, 0, 0, 0, 0])
-  await store.confirm(id(1), block(9), {})
-  await store.confirm(id(5), block(9), {})
-  await expectTotals(store, path, [1, 1, 0, 0, 0])
-  // Filtered lists are counted as they ask.
-  expect((await store.contractPage({ roleCurrencies: ['cc'] }, all))?.total).toBe(1)
-  expect((await store.contractPage({ roleCurrencies: ['dd'] }, all))?.total).toBe(0)
+      store = (await db.open()).records
+      await expectTotals(store, db, [2, 2, 3, 0, 3])
+      // Our withdrawal goes back to submitted, theirs is forgotten, and both payouts it took are available again.
+      await store.rollBack(block(3), 6, utxoOf)
+      await expectTotals(store, db, [2, 0, 3, 3, 0])
+      // Their contract is forgotten with its payouts; ours goes back to submitted.
+      await store.rollBack(block(1), 7, utxoOf)
+      await expectTotals(store, db, [1, 0, 0, 0, 0])
+      await store.rollBack(undefined, 8, utxoOf)
+      await expectTotals(store, db, [0, 0, 0, 0, 0])
+      await store.confirm(id(1), block(9), {})
+      await store.confirm(id(5), block(9), {})
+      await expectTotals(store, db, [1, 1, 0, 0, 0])
+      // Filtered lists are counted as they ask.
+      expect((await store.contractPage({ roleCurrencies: ['cc'] }, all))?.total).toBe(1)
+      expect((await store.contractPage({ roleCurrencies: ['dd'] }, all))?.total).toBe(0)
+    }
+  )
 })
 
 test('a store written before schema 8 starts with the counts of what it holds', async () => {
@@ -168,5 +172,5 @@ test('a store written before schema 8 starts with the counts of what it holds', 
   db.pragma('user_version = 7')
   db.close()
   store = sqliteServiceStore(new SqliteGate(openDatabase(path)))
-  await expectTotals(store, path, [2, 1, 2, 1, 1])
+  await expectTotals(store, { count: (from) => Promise.resolve(countInSqlite(path, from)) }, [2, 1, 2, 1, 1])
 })
