@@ -44,14 +44,17 @@ export function openSqliteStore(path: string): Store {
 export async function openPostgresStore(url: string): Promise<Store> {
   const pool = await openPool(url)
   const lead = new FollowerLead(url)
+  let closed: Promise<void> | undefined
+  const close = async (): Promise<void> => {
+    await lead.close()
+    await pool.end()
+  }
   return {
     records: new PgServiceStore(pool),
     reservations: new PgInputReservations(pool),
     sources: new PgContractSources(pool),
     tryLeadFollower: () => lead.tryLead(),
-    close: async () => {
-      await lead.close()
-      await pool.end()
-    }
+    // Closing twice is closing once, as with SQLite.
+    close: () => (closed ??= close())
   }
 }

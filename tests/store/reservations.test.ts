@@ -9,58 +9,112 @@ import { openDatabase, StoreError } from '../../src/store/database'
 import { SqliteGate } from '../../src/store/sqlite-gate'
 import { MIGRATIONS } from '../../src/store/migrations'
 import { SqliteInputReservations } from '../../src/store/reservations'
+import { storeBackends } from './backends'
 
 const file = (): string => join(mkdtempSync(join(tmpdir(), 'marlowe-desk-store-')), 'store.sqlite')
 const ref = (n: number) => ({ txId: n.toString(16).padStart(64, '0'), index: n % 3 })
 const text = (n: number): string => `${ref(n).txId}#${ref(n).index}`
 
-describe('SqliteInputReservations', () => {
-  it('is what the builder takes: a build’s inputs are held in the file, for every other connection', async () => {
-    const path = file()
+describe.each(storeBackends())('input reservations in $name', ({ available, fresh }) => {
+  it.skipIf(!available)(
+    'is what the builder takes: a build’s inputs are held in the store, for every other connection',
+    async () => {
+      const db = await fresh()
+      const sandbox = SandboxProvider.open({ clockTickMs: false })
+      try {
+        const reservations: InputReservations = (await db.open()).reservations
+        const builder = new MarloweTxBuilder({ provider: sandbox, reservations })
+        const built = await builder.create(
+          { changeAddress: sandboxWallet('alice').address },
+          { contract: { type: 'Close' } }
+        )
+        const spent = built.spent.map((r) => `${r.txId}#${r.index}`)
+        expect(spent.length).toBeGreaterThan(0)
+        const other = (await db.open()).reservations
+        const attempt = await other.tryReserve({ key: 'other', spend: built.spent, collateral: [], expiresAt: 1 }, 0)
+        expect(attempt.ok).toBe(false)
+        expect(attempt.ok ? [] : [...attempt.conflicts].sort()).toEqual([...spent].sort())
+      } finally {
+        await sandbox.close()
+      }
+    }
+  )
+
+  it.skipIf(!available)(
+    'refuses inputs another pending build spends or uses as collateral; shares collateral',
+    async () => {
+      const r = (await (await fresh()).open()).reservations
+      expect(
+        await r.tryReserve({ key: 'a', spend: [ref(1), ref(2)], collateral: [ref(9)], expiresAt: 1000 }, 0)
+      ).toEqual({ ok: true })
+      expect(await r.tryReserve({ key: 'b', spend: [ref(2), ref(3)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
+        ok: false,
+        conflicts: [text(2)]
+      })
+      expect(await r.tryReserve({ key: 'c', spend: [ref(9)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
+        ok: false,
+        conflicts: [text(9)]
+      })
+      expect(await r.tryReserve({ key: 'd', spend: [ref(4)], collateral: [ref(1)], expiresAt: 1000 }, 0)).toEqual({
+        ok: false,
+        conflicts: [text(1)]
+      })
+      expect(await r.tryReserve({ key: 'e', spend: [ref(5)], collateral: [ref(9)], expiresAt: 1000 }, 0)).toEqual({
+        ok: true
+      })
+      const held = await r.reserved(0)
+      expect([...held.spent].sort()).toEqual([text(1), text(2), text(5)].sort())
+      expect([...held.collateral]).toEqual([text(9)])
+    }
+  )
+
+  it.skipIf(!available)('lets reservations expire and be released', async () => {
+    const r = (await (await fresh()).open()).reservations
+    await r.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 100 }, 0)
+    await r.tryReserve({ key: 'b', spend: [ref(2)], collateral: [], expiresAt: 500 }, 0)
+    expect((await r.reserved(100)).spent).toEqual(new Set([text(2)]))
+    expect(await r.tryReserve({ key: 'c', spend: [ref(1)], collateral: [], expiresAt: 900 }, 100)).toEqual({ ok: true })
+    await r.release('b')
+    expect((await r.reserved(100)).spent).toEqual(new Set([text(1)]))
+  })
+
+  it.skipIf(!available)('holds across a restart and between two connections to one database', async () => {
+    const db = await fresh()
+    const first = await db.open()
+    await first.reservations.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)
+    const second = (await db.open()).reservations
+    expect(await second.tryReserve({ key: 'b', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
+      ok: false,
+      conflicts: [text(1)]
+    })
+    await first.close()
+    expect((await (await db.open()).reservations.reserved(0)).spent).toEqual(new Set([text(1)]))
+  })
+
+  it.skipIf(!available)('two builders sharing one store never pick the same input', async () => {
+    const db = await fresh()
     const sandbox = SandboxProvider.open({ clockTickMs: false })
     try {
-      const reservations: InputReservations = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
-      const builder = new MarloweTxBuilder({ provider: sandbox, reservations })
-      const built = await builder.create(
-        { changeAddress: sandboxWallet('alice').address },
-        { contract: { type: 'Close' } }
+      // Two processes' worth of builders: separate connections, one database.
+      const builders = await Promise.all(
+        [0, 1].map(
+          async () => new MarloweTxBuilder({ provider: sandbox, reservations: (await db.open()).reservations })
+        )
       )
-      const spent = built.spent.map((r) => `${r.txId}#${r.index}`)
-      expect(spent.length).toBeGreaterThan(0)
-      const other = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
-      const attempt = await other.tryReserve({ key: 'other', spend: built.spent, collateral: [], expiresAt: 1 }, 0)
-      expect(attempt.ok).toBe(false)
-      expect(attempt.ok ? [] : [...attempt.conflicts].sort()).toEqual([...spent].sort())
+      const alice = sandboxWallet('alice').address
+      const builds = await Promise.all(
+        [0, 1, 2, 3].map((i) => builders[i % 2]!.create({ changeAddress: alice }, { contract: { type: 'Close' } }))
+      )
+      const spent = builds.flatMap((b) => b.spent.map((r) => `${r.txId}#${r.index}`))
+      expect(spent).toHaveLength(4)
+      expect(new Set(spent).size).toBe(4)
     } finally {
       await sandbox.close()
     }
   })
+})
 
-  it('refuses inputs another pending build spends or uses as collateral; shares collateral', async () => {
-    const r = new SqliteInputReservations(new SqliteGate(openDatabase(file())))
-    expect(await r.tryReserve({ key: 'a', spend: [ref(1), ref(2)], collateral: [ref(9)], expiresAt: 1000 }, 0)).toEqual(
-      { ok: true }
-    )
-    expect(await r.tryReserve({ key: 'b', spend: [ref(2), ref(3)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
-      ok: false,
-      conflicts: [text(2)]
-    })
-    expect(await r.tryReserve({ key: 'c', spend: [ref(9)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
-      ok: false,
-      conflicts: [text(9)]
-    })
-    expect(await r.tryReserve({ key: 'd', spend: [ref(4)], collateral: [ref(1)], expiresAt: 1000 }, 0)).toEqual({
-      ok: false,
-      conflicts: [text(1)]
-    })
-    expect(await r.tryReserve({ key: 'e', spend: [ref(5)], collateral: [ref(9)], expiresAt: 1000 }, 0)).toEqual({
-      ok: true
-    })
-    const held = await r.reserved(0)
-    expect([...held.spent].sort()).toEqual([text(1), text(2), text(5)].sort())
-    expect([...held.collateral]).toEqual([text(9)])
-  })
-
+describe('SqliteInputReservations', () => {
   it('leaves the store syncing every other commit, whether a reservation is taken, refused or fails', async () => {
     // Reservations commit without a sync of their own (the build stored next syncs them too): the connection
     // must be back at FULL for that build, whatever happened.
@@ -76,32 +130,6 @@ describe('SqliteInputReservations', () => {
     expect(level()).toBe(2)
     await expect(reserve('a', 2)).rejects.toThrow(/UNIQUE/)
     expect(level()).toBe(2)
-  })
-
-  it('lets reservations expire and be released', async () => {
-    const r = new SqliteInputReservations(new SqliteGate(openDatabase(file())))
-    await r.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 100 }, 0)
-    await r.tryReserve({ key: 'b', spend: [ref(2)], collateral: [], expiresAt: 500 }, 0)
-    expect((await r.reserved(100)).spent).toEqual(new Set([text(2)]))
-    expect(await r.tryReserve({ key: 'c', spend: [ref(1)], collateral: [], expiresAt: 900 }, 100)).toEqual({ ok: true })
-    await r.release('b')
-    expect((await r.reserved(100)).spent).toEqual(new Set([text(1)]))
-  })
-
-  it('holds across a restart and between two connections to one file', async () => {
-    const path = file()
-    const first = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
-    await first.tryReserve({ key: 'a', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)
-    const second = new SqliteInputReservations(new SqliteGate(openDatabase(path)))
-    expect(await second.tryReserve({ key: 'b', spend: [ref(1)], collateral: [], expiresAt: 1000 }, 0)).toEqual({
-      ok: false,
-      conflicts: [text(1)]
-    })
-    const db = openDatabase(path)
-    db.close()
-    expect((await new SqliteInputReservations(new SqliteGate(openDatabase(path))).reserved(0)).spent).toEqual(
-      new Set([text(1)])
-    )
   })
 })
 
@@ -130,31 +158,5 @@ describe('openDatabase', () => {
     const before = readFileSync(path)
     expect(() => openDatabase(path)).toThrow(/cannot open the store .*: file is not a database/)
     expect(readFileSync(path).equals(before)).toBe(true)
-  })
-})
-
-describe('the builder with reservations in SQLite', () => {
-  it('two builders sharing one store file never pick the same input', async () => {
-    const path = file()
-    const sandbox = SandboxProvider.open({ clockTickMs: false })
-    try {
-      // Two processes' worth of builders: separate connections, one file.
-      const builders = [0, 1].map(
-        () =>
-          new MarloweTxBuilder({
-            provider: sandbox,
-            reservations: new SqliteInputReservations(new SqliteGate(openDatabase(path)))
-          })
-      )
-      const alice = sandboxWallet('alice').address
-      const builds = await Promise.all(
-        [0, 1, 2, 3].map((i) => builders[i % 2]!.create({ changeAddress: alice }, { contract: { type: 'Close' } }))
-      )
-      const spent = builds.flatMap((b) => b.spent.map((r) => `${r.txId}#${r.index}`))
-      expect(spent).toHaveLength(4)
-      expect(new Set(spent).size).toBe(4)
-    } finally {
-      await sandbox.close()
-    }
   })
 })

@@ -135,3 +135,20 @@ export function usePostgres(): PostgresFixture {
     }
   }
 }
+
+export interface StoreKind {
+  readonly name: 'SQLite' | 'PostgreSQL'
+  /** False where the database is not installed here (the tests then skip). */
+  readonly available: boolean
+  /** A fresh PostgreSQL database's url, or undefined for SQLite (a file of the test's own). */
+  storeUrl(): Promise<string | undefined>
+}
+
+/** The two stores a service test runs on, for describe.each; call at the top of a test file. */
+export function storeKinds(): StoreKind[] {
+  const server = usePostgres()
+  return [
+    { name: 'SQLite', available: true, storeUrl: () => Promise.resolve(undefined) },
+    { name: 'PostgreSQL', available: server.available, storeUrl: () => server.createDatabase() }
+  ]
+}

@@ -1,9 +1,10 @@
 /**
- * Puts a service together over one SQLite file: the store, input reservations in the same file (so they hold
- * across restarts), the builder, and the follower. `close` stops the follower and closes the file.
+ * Puts a service together over its store (one SQLite file, or a store opened by the caller, e.g. PostgreSQL
+ * shared with other processes): input reservations in the same store (so they hold across restarts and
+ * processes), the builder, and the follower. `close` stops the follower and closes the store.
  */
 import type { ChainProvider } from '../../chain/provider'
-import { openSqliteStore } from '../../store/open-store'
+import { openSqliteStore, type Store } from '../../store/open-store'
 import type { ServiceStore } from '../../store/service-store'
 import { MarloweTxBuilder, type BuilderOptions } from '../build'
 import { ChainIndex } from './chain-index'
@@ -12,10 +13,15 @@ import { recordMissingParties } from './parties'
 import { MarloweService } from './service'
 import { ContractSources } from './sources'
 
-export interface OpenServiceOptions {
-  readonly provider: ChainProvider
+/** Where the service keeps its records: a SQLite file, or a store already open. */
+export type ServiceStoreOption =
   /** The SQLite file; `:memory:` for a throw-away service. */
-  readonly databasePath: string
+  | { readonly databasePath: string; readonly store?: never }
+  /** A store opened by the caller (PostgreSQL: `openPostgresStore`); the service closes it. */
+  | { readonly store: Store; readonly databasePath?: never }
+
+export type OpenServiceOptions = ServiceStoreOption & {
+  readonly provider: ChainProvider
   readonly now?: () => number
   /** How often the follower asks the node about submitted txs, in ms; `false` to sync only on demand. */
   readonly followEveryMs?: number | false
@@ -32,7 +38,7 @@ export interface OpenService {
 }
 
 export async function openService(options: OpenServiceOptions): Promise<OpenService> {
-  const opened = openSqliteStore(options.databasePath)
+  const opened = options.store ?? openSqliteStore(options.databasePath)
   const now = options.now ?? Date.now
   const { reservations, records: store } = opened
   await reservations.releaseOrphans()

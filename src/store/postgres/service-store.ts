@@ -509,9 +509,11 @@ class PgServiceRows implements StoreOperations {
       keyset = `AND (${columns}) ${page.order === 'desc' ? '<=' : '>='} (${bounds.join(', ')})`
     }
     const direction = page.order === 'desc' ? 'DESC' : 'ASC'
+    // A negative limit is SQLite's "no limit"; PostgreSQL's is NULL.
+    const limit = page.limit < 0 ? null : page.limit
     return this.session.rows<R>(
       `SELECT ${select} ${from} ${keyset} ORDER BY ${keys.order.map((c) => `${c} ${direction}`).join(', ')}
-        LIMIT ${params.add(page.limit)} OFFSET ${params.add(page.offset)}`,
+        LIMIT ${params.add(limit)} OFFSET ${params.add(page.offset)}`,
       params.values
     )
   }

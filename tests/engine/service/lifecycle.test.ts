@@ -1,5 +1,5 @@
 /**
- * The service operations over a sandbox and a real SQLite file: a roles escrow from creation to withdrawal,
+ * The service operations over a sandbox and a real store (a SQLite file, and a PostgreSQL database): a roles escrow from creation to withdrawal,
  * with each step built, stored, signed as a CIP-30 wallet would, submitted, and followed to confirmation.
  */
 import { afterEach, describe, expect, test } from 'vitest'
@@ -8,6 +8,7 @@ import { ADA as ADA_TOKEN, type Input } from '../../../src/core/marlowe/types'
 import { parseRef } from '../../../src/engine/build'
 import { rolesEscrow } from '../build/flows'
 import { ADA, testWallet } from '../build/support'
+import { storeKinds } from '../../support/postgres'
 import { choose, escrowRoles, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
@@ -20,9 +21,9 @@ afterEach(async () => {
   await h.sandbox.close()
 })
 
-describe('MarloweService on the sandbox', () => {
-  test('escrow: create → submit → confirmed → deposit → choices → payout → withdraw', async () => {
-    h = await serviceHarness()
+describe.each(storeKinds())('MarloweService on the sandbox, stored in $name', ({ available, storeUrl }) => {
+  test.skipIf(!available)('escrow: create → submit → confirmed → deposit → choices → payout → withdraw', async () => {
+    h = await serviceHarness({ storeUrl: await storeUrl() })
     const { service, follower } = h
     const created = await service.createContract(
       { changeAddress: carol.address },

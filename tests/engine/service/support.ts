@@ -1,4 +1,7 @@
-/** A service over a real SQLite file and a sandbox on a hand-moved clock, with witness-set signing. */
+/**
+ * A service over a real SQLite file (or a real PostgreSQL database, given its url) and a sandbox on a hand-moved
+ * clock, with witness-set signing.
+ */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +10,7 @@ import { bytesToHex } from '../../../src/core/bytes'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { CSL, withCsl } from '../../../src/csl'
 import { openService, type OpenService } from '../../../src/engine/service'
+import { openPostgresStore } from '../../../src/store/open-store'
 import type { SubmitEnvelope } from '../../../src/engine/service'
 import { CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import type { RolesConfig } from '../../../src/engine/build'
@@ -17,12 +21,14 @@ export interface ServiceHarness extends OpenService {
   readonly sandbox: SandboxProvider
   readonly clock: ManualClock
   readonly databasePath: string
-  /** Closes the service and opens a new one over the same file and sandbox (a restart). */
+  /** The PostgreSQL database the service keeps its records in, instead of the file. */
+  readonly storeUrl?: string
+  /** Closes the service and opens a new one over the same store and sandbox (a restart). */
   restart(): Promise<ServiceHarness>
 }
 
 export async function serviceHarness(
-  options: { databasePath?: string; sandbox?: SandboxProvider; clock?: ManualClock } = {}
+  options: { databasePath?: string; storeUrl?: string | undefined; sandbox?: SandboxProvider; clock?: ManualClock } = {}
 ): Promise<ServiceHarness> {
   const clock = options.clock ?? new ManualClock()
   const sandbox =
@@ -30,15 +36,18 @@ export async function serviceHarness(
     SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
   const databasePath =
     options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-service-')), 'store.sqlite')
-  const opened = await openService({ provider: sandbox, databasePath, now: clock.now, followEveryMs: false })
+  const { storeUrl } = options
+  const store = storeUrl === undefined ? { databasePath } : { store: await openPostgresStore(storeUrl) }
+  const opened = await openService({ provider: sandbox, ...store, now: clock.now, followEveryMs: false })
   return {
     ...opened,
     sandbox,
     clock,
     databasePath,
+    ...(storeUrl === undefined ? {} : { storeUrl }),
     async restart() {
       await opened.close()
-      return serviceHarness({ databasePath, sandbox, clock })
+      return serviceHarness({ databasePath, ...(storeUrl === undefined ? {} : { storeUrl }), sandbox, clock })
     }
   }
 }
