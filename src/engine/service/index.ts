@@ -1,9 +1,9 @@
 /**
- * The service operations (see service.ts), how to open one over a SQLite file (open.ts), and its views as
+ * The service operations (see service.ts), how to open one over a SQLite file or an opened store (open.ts), and its views as
  * Runtime's resource JSON (runtime-json.ts).
  */
 export { Follower, type SyncReport } from './follower'
-export { openService, type OpenService, type OpenServiceOptions } from './open'
+export { openService, type OpenService, type OpenServiceOptions, type ServiceStoreOption } from './open'
 export {
   contractHeaderJson,
   contractStateJson,

@@ -16,7 +16,8 @@ import { buildTx } from '../../chain/support/txkit'
 import { rolesEscrow } from '../build/flows'
 import { ADA, ManualClock, T0, sign, testWallet } from '../build/support'
 import { applyAs as apply, createEscrow, finishWithOther } from './escrow-steps'
-import { role, serviceHarness, type ServiceHarness } from './support'
+import { storeKinds } from '../../support/postgres'
+import { role, serviceHarness, storeOption, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -32,8 +33,8 @@ afterEach(async () => {
 })
 
 /** Two services with their own stores on one sandbox ledger: ours (`desk`) and an independent builder. */
-async function twoBuilders(): Promise<{ desk: ServiceHarness; other: ServiceHarness }> {
-  const desk = await serviceHarness()
+async function twoBuilders(storeUrl: string | undefined): Promise<{ desk: ServiceHarness; other: ServiceHarness }> {
+  const desk = await serviceHarness({ storeUrl })
   const other = await serviceHarness({ sandbox: desk.sandbox, clock: desk.clock })
   cleanup.push(
     () => desk.sandbox.close(),
@@ -43,8 +44,8 @@ async function twoBuilders(): Promise<{ desk: ServiceHarness; other: ServiceHarn
   return { desk, other }
 }
 
-async function oneBuilder(): Promise<ServiceHarness> {
-  const h = await serviceHarness()
+async function oneBuilder(storeUrl: string | undefined): Promise<ServiceHarness> {
+  const h = await serviceHarness({ storeUrl })
   cleanup.push(
     () => h.sandbox.close(),
     () => h.close()
@@ -52,50 +53,55 @@ async function oneBuilder(): Promise<ServiceHarness> {
   return h
 }
 
-describe('the chain index on the sandbox', () => {
-  test('a contract another builder created is listed, shown, applied to and paid out by ours', async () => {
-    const { desk, other } = await twoBuilders()
-    const contractId = await createEscrow(other)
-    expect(await desk.service.listContracts()).toEqual([])
+describe.each(storeKinds())('the chain index on the sandbox, ours stored in $name', ({ available, storeUrl }) => {
+  test.skipIf(!available)(
+    'a contract another builder created is listed, shown, applied to and paid out by ours',
+    async () => {
+      const { desk, other } = await twoBuilders(await storeUrl())
+      const contractId = await createEscrow(other)
+      expect(await desk.service.listContracts()).toEqual([])
 
-    const first = await desk.follower.sync()
-    expect(first.recorded).toEqual([contractId.slice(0, 64)])
-    const seen = desk.service.getContract(contractId)
-    const theirs = other.service.getContract(contractId)
-    expect((await seen).status).toBe('confirmed')
-    expect((await seen).block).toEqual((await theirs).block)
-    expect((await seen).initialContract).toEqual((await theirs).initialContract)
-    expect((await seen).initialState).toEqual((await theirs).initialState)
-    expect((await seen).rolesCurrency).toBe((await theirs).rolesCurrency)
-    expect((await seen).current?.utxo).toBe(contractId)
-    expect((await seen).assets).toEqual((await theirs).assets)
-    expect((await seen).marloweAddress).toBe((await theirs).marloweAddress)
-    expect((await seen).tags).toEqual({ 'desk.test': 'from another builder' })
-    expect((await seen).metadata['674']).toEqual({ msg: ['an escrow'] })
-    expect((await desk.service.listContracts({ tags: ['desk.test'] })).map((c) => c.contractId)).toEqual([contractId])
-    expect(
-      await desk.service.listContracts({ partyRoles: [{ policyId: (await seen).rolesCurrency, role: 'Buyer' }] })
-    ).toHaveLength(1)
-    // Read once: a second round records nothing again.
-    expect((await desk.follower.sync()).recorded).toEqual([])
+      const first = await desk.follower.sync()
+      expect(first.recorded).toEqual([contractId.slice(0, 64)])
+      const seen = desk.service.getContract(contractId)
+      const theirs = other.service.getContract(contractId)
+      expect((await seen).status).toBe('confirmed')
+      expect((await seen).block).toEqual((await theirs).block)
+      expect((await seen).initialContract).toEqual((await theirs).initialContract)
+      expect((await seen).initialState).toEqual((await theirs).initialState)
+      expect((await seen).rolesCurrency).toBe((await theirs).rolesCurrency)
+      expect((await seen).current?.utxo).toBe(contractId)
+      expect((await seen).assets).toEqual((await theirs).assets)
+      expect((await seen).marloweAddress).toBe((await theirs).marloweAddress)
+      expect((await seen).tags).toEqual({ 'desk.test': 'from another builder' })
+      expect((await seen).metadata['674']).toEqual({ msg: ['an escrow'] })
+      expect((await desk.service.listContracts({ tags: ['desk.test'] })).map((c) => c.contractId)).toEqual([contractId])
+      expect(
+        await desk.service.listContracts({ partyRoles: [{ policyId: (await seen).rolesCurrency, role: 'Buyer' }] })
+      ).toHaveLength(1)
+      // Read once: a second round records nothing again.
+      expect((await desk.follower.sync()).recorded).toEqual([])
 
-    // Ours applies the deposit; the other builder sees our transaction on chain.
-    const paid = await apply(desk, contractId, alice, [deposit])
-    expect((await desk.service.getTransaction(contractId, paid)).status).toBe('confirmed')
-    expect((await other.follower.sync()).recorded).toEqual([paid])
-    expect((await other.service.getContract(contractId)).current).toEqual(
-      (await desk.service.getContract(contractId)).current
-    )
-    const theirView = other.service.getTransaction(contractId, paid)
-    expect((await theirView).inputs).toEqual([deposit])
-    expect((await theirView).interval).toEqual((await desk.service.getTransaction(contractId, paid)).interval)
-    expect((await theirView).invalidBefore).toEqual((await desk.service.getTransaction(contractId, paid)).invalidBefore)
+      // Ours applies the deposit; the other builder sees our transaction on chain.
+      const paid = await apply(desk, contractId, alice, [deposit])
+      expect((await desk.service.getTransaction(contractId, paid)).status).toBe('confirmed')
+      expect((await other.follower.sync()).recorded).toEqual([paid])
+      expect((await other.service.getContract(contractId)).current).toEqual(
+        (await desk.service.getContract(contractId)).current
+      )
+      const theirView = other.service.getTransaction(contractId, paid)
+      expect((await theirView).inputs).toEqual([deposit])
+      expect((await theirView).interval).toEqual((await desk.service.getTransaction(contractId, paid)).interval)
+      expect((await theirView).invalidBefore).toEqual(
+        (await desk.service.getTransaction(contractId, paid)).invalidBefore
+      )
 
-    await finishWithOther(desk, other, contractId)
-  })
+      await finishWithOther(desk, other, contractId)
+    }
+  )
 
-  test('a contract made directly with CSL is found and acted on', async () => {
-    const h = await oneBuilder()
+  test.skipIf(!available)('a contract made directly with CSL is found and acted on', async () => {
+    const h = await oneBuilder(await storeUrl())
     const deadline = T0 + 3_600_000n
     const toBob: Party = { type: 'Address', address: bob.address }
     const fromAlice: Party = { type: 'Address', address: alice.address }
@@ -143,8 +149,8 @@ describe('the chain index on the sandbox', () => {
     expect((await h.service.getContract(contractId)).current).toBeUndefined()
   })
 
-  test('our build submitted around the service (straight to the node) is confirmed', async () => {
-    const h = await oneBuilder()
+  test.skipIf(!available)('our build submitted around the service (straight to the node) is confirmed', async () => {
+    const h = await oneBuilder(await storeUrl())
     const created = await h.service.createContract(
       { changeAddress: carol.address },
       {
@@ -165,7 +171,7 @@ describe('the chain index on the sandbox', () => {
     expect((await h.service.listContracts()).map((c) => c.contractId)).toEqual([created.contractId])
   })
 
-  test.each([
+  test.skipIf(!available).each([
     ['names the fork point', true],
     ['only says the cursor is gone', false]
   ])(
@@ -177,7 +183,7 @@ describe('the chain index on the sandbox', () => {
       const other = await serviceHarness({ sandbox, clock })
       const desk = await openService({
         provider: forked.provider,
-        databasePath: ':memory:',
+        ...(await storeOption(await storeUrl())),
         now: clock.now,
         followEveryMs: false
       })

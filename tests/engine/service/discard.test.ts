@@ -7,7 +7,8 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { ADA, failure, ManualClock, T0, type TestWallet } from '../build/support'
-import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, witnessEnvelope } from './support'
+import { storeKinds } from '../../support/postgres'
+import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeOption, witnessEnvelope } from './support'
 
 let cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -15,12 +16,14 @@ afterEach(async () => {
   cleanup = []
 })
 
-async function setup(): Promise<{ opened: OpenService; wallet: TestWallet; clock: ManualClock }> {
+async function setup(
+  storeUrl: string | undefined
+): Promise<{ opened: OpenService; wallet: TestWallet; clock: ManualClock }> {
   const clock = new ManualClock()
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
   const opened = await openService({
     provider: sandbox,
-    databasePath: ':memory:',
+    ...(await storeOption(storeUrl)),
     now: clock.now,
     followEveryMs: false
   })
@@ -34,40 +37,43 @@ async function setup(): Promise<{ opened: OpenService; wallet: TestWallet; clock
   return { opened, wallet, clock }
 }
 
-describe('discarding an unsigned build', () => {
-  test('frees its inputs for the next build and refuses its submit, saying it was discarded', async () => {
-    const { opened, wallet } = await setup()
-    const { service } = opened
-    const create = (n: bigint) =>
-      service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: { n }, metadata: {} })
-    const first = await create(1n)
-    const txId = first.contractId.slice(0, 64)
+describe.each(storeKinds())('discarding an unsigned build ($name)', ({ available, storeUrl }) => {
+  test.skipIf(!available)(
+    'frees its inputs for the next build and refuses its submit, saying it was discarded',
+    async () => {
+      const { opened, wallet } = await setup(await storeUrl())
+      const { service } = opened
+      const create = (n: bigint) =>
+        service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: { n }, metadata: {} })
+      const first = await create(1n)
+      const txId = first.contractId.slice(0, 64)
 
-    const row = await service.discard(txId)
-    expect(row.discardedAt).toBeDefined()
-    expect(row.status).toBe('unsigned')
+      const row = await service.discard(txId)
+      expect(row.discardedAt).toBeDefined()
+      expect(row.status).toBe('unsigned')
 
-    // The next build takes the freed output without superseding anything.
-    const second = await create(2n)
-    expect((await opened.store.tx(second.contractId.slice(0, 64)))?.supersededAt).toBeUndefined()
-    expect((await opened.store.tx(txId))?.supersededAt).toBeUndefined()
+      // The next build takes the freed output without superseding anything.
+      const second = await create(2n)
+      expect((await opened.store.tx(second.contractId.slice(0, 64)))?.supersededAt).toBeUndefined()
+      expect((await opened.store.tx(txId))?.supersededAt).toBeUndefined()
 
-    const refused = await failure(
-      service.submit({ kind: 'create', contractId: first.contractId }, witnessEnvelope(first.unsigned.tx, [wallet]))
-    )
-    expect(refused.kind).toBe('Conflict')
-    expect(refused.code).toBe('BuildDiscarded')
-    expect(refused.message).toContain('was discarded, so it can no longer be submitted')
+      const refused = await failure(
+        service.submit({ kind: 'create', contractId: first.contractId }, witnessEnvelope(first.unsigned.tx, [wallet]))
+      )
+      expect(refused.kind).toBe('Conflict')
+      expect(refused.code).toBe('BuildDiscarded')
+      expect(refused.message).toContain('was discarded, so it can no longer be submitted')
 
-    await service.submit(
-      { kind: 'create', contractId: second.contractId },
-      witnessEnvelope(second.unsigned.tx, [wallet])
-    )
-    expect((await service.getContract(second.contractId)).status).toBe('submitted')
-  })
+      await service.submit(
+        { kind: 'create', contractId: second.contractId },
+        witnessEnvelope(second.unsigned.tx, [wallet])
+      )
+      expect((await service.getContract(second.contractId)).status).toBe('submitted')
+    }
+  )
 
-  test('twice is harmless: the second keeps the first one’s time', async () => {
-    const { opened, wallet, clock } = await setup()
+  test.skipIf(!available)('twice is harmless: the second keeps the first one’s time', async () => {
+    const { opened, wallet, clock } = await setup(await storeUrl())
     const built = await opened.service.createContract(
       { changeAddress: wallet.address },
       { contract: notify, tags: {}, metadata: {} }
@@ -79,8 +85,8 @@ describe('discarding an unsigned build', () => {
     expect(twice.discardedAt).toBe(once.discardedAt)
   })
 
-  test('a submitted transaction is refused, and so is one never built here', async () => {
-    const { opened, wallet } = await setup()
+  test.skipIf(!available)('a submitted transaction is refused, and so is one never built here', async () => {
+    const { opened, wallet } = await setup(await storeUrl())
     const { service } = opened
     const built = await service.createContract(
       { changeAddress: wallet.address },

@@ -19,13 +19,13 @@ import { bytesToHex } from '../../../src/core/bytes'
 import { splitTransaction, vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '../../../src/core/cardano/witnesses'
 import { concatBytes, hexToBytes } from '../../../src/core/bytes'
 import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
-import { openDatabase } from '../../../src/store/database'
-import { SqliteGate } from '../../../src/store/sqlite-gate'
-import { SqliteInputReservations } from '../../../src/store/reservations'
+import { openPostgresStore, openSqliteStore } from '../../../src/store/open-store'
 import { ManualClock, T0, sign, testWallet } from '../build/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
-import { witnessEnvelope } from './support'
+import { storeKinds } from '../../support/postgres'
+import { storeOption, witnessEnvelope } from './support'
 
+const kinds = storeKinds()
 const alice = testWallet('alice')
 const bob = testWallet('bob')
 
@@ -76,7 +76,16 @@ afterEach(async () => {
   sandboxes = []
 })
 
-async function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvider; clock: ManualClock }) {
+/** Where a service keeps its records: a SQLite file, or the PostgreSQL database at `storeUrl`. */
+interface StorePlace {
+  readonly databasePath: string
+  readonly storeUrl?: string | undefined
+}
+
+async function setup(
+  place: StorePlace = { databasePath: dbPath() },
+  existing?: { sandbox: SandboxProvider; clock: ManualClock }
+) {
   const clock = existing?.clock ?? new ManualClock()
   const sandbox =
     existing?.sandbox ??
@@ -85,13 +94,13 @@ async function setup(databasePath = dbPath(), existing?: { sandbox: SandboxProvi
   const faulty = faultyProvider(sandbox)
   const o = await openService({
     provider: faulty.provider,
-    databasePath,
+    ...(await storeOption(place.storeUrl, place.databasePath)),
     now: clock.now,
     followEveryMs: false,
     dropAfterMs: 60_000
   })
   opened.push(o)
-  return { ...o, ...faulty, sandbox, clock, databasePath }
+  return { ...o, ...faulty, sandbox, clock, place }
 }
 
 async function createClose(s: Awaited<ReturnType<typeof setup>>) {
@@ -295,60 +304,74 @@ describe('submit bodies', () => {
   })
 })
 
-describe('reservations', () => {
-  test('a submitted tx keeps its inputs reserved until it is confirmed', async () => {
-    const s = await setup()
+describe.each(kinds)('reservations ($name)', ({ available, storeUrl }) => {
+  const place = async (): Promise<StorePlace> => ({ databasePath: dbPath(), storeUrl: await storeUrl() })
+  test.skipIf(!available)('a submitted tx keeps its inputs reserved until it is confirmed', async () => {
+    const s = await setup(await place())
     const c = await createClose(s)
-    const reservations = new SqliteInputReservations(new SqliteGate(openDatabase(s.databasePath)))
-    const held = async () => [...(await reservations.reserved(Number(s.clock.ms))).spent]
-    const before = await held()
-    expect(before.length).toBeGreaterThan(0)
-    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    expect(await held()).toEqual(before)
-    await s.follower.sync()
-    expect(await held()).toEqual([])
+    // Read through a store of its own, as another process would.
+    const other =
+      s.place.storeUrl === undefined ? openSqliteStore(s.place.databasePath) : await openPostgresStore(s.place.storeUrl)
+    try {
+      const held = async () => [...(await other.reservations.reserved(Number(s.clock.ms))).spent]
+      const before = await held()
+      expect(before.length).toBeGreaterThan(0)
+      await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      expect(await held()).toEqual(before)
+      await s.follower.sync()
+      expect(await held()).toEqual([])
+    } finally {
+      await other.close()
+    }
   })
 
-  test('rebuilding an abandoned build after its reservation lapsed gives the stored tx again', async () => {
-    const clock = new ManualClock()
-    const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
-    sandboxes.push(sandbox)
-    const o = await openService({
-      provider: sandbox,
-      databasePath: dbPath(),
-      now: clock.now,
-      followEveryMs: false,
-      builder: { reservationTtlMs: 1000 }
-    })
-    opened.push(o)
-    const request = { contract: { type: 'Close' } as const, tags: {}, metadata: {} }
-    const first = await o.service.createContract({ changeAddress: alice.address }, request)
-    clock.ms += 2000n
-    const second = await o.service.createContract({ changeAddress: alice.address }, request)
-    expect(second.contractId).toBe(first.contractId)
-    await o.service.submit(target(second.contractId), witnessEnvelope(second.unsigned.tx, [alice]))
-    await o.follower.sync()
-    expect((await o.service.getContract(first.contractId)).status).toBe('confirmed')
-  })
+  test.skipIf(!available)(
+    'rebuilding an abandoned build after its reservation lapsed gives the stored tx again',
+    async () => {
+      const clock = new ManualClock()
+      const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, ...validatorsFromEnv(), now: clock.now })
+      sandboxes.push(sandbox)
+      const o = await openService({
+        provider: sandbox,
+        ...(await storeOption(await storeUrl(), dbPath())),
+        now: clock.now,
+        followEveryMs: false,
+        builder: { reservationTtlMs: 1000 }
+      })
+      opened.push(o)
+      const request = { contract: { type: 'Close' } as const, tags: {}, metadata: {} }
+      const first = await o.service.createContract({ changeAddress: alice.address }, request)
+      clock.ms += 2000n
+      const second = await o.service.createContract({ changeAddress: alice.address }, request)
+      expect(second.contractId).toBe(first.contractId)
+      await o.service.submit(target(second.contractId), witnessEnvelope(second.unsigned.tx, [alice]))
+      await o.follower.sync()
+      expect((await o.service.getContract(first.contractId)).status).toBe('confirmed')
+    }
+  )
 })
 
-describe('node faults', () => {
-  test('a rejection is a 403 SubmissionError with the node’s reason; the tx stays unsigned', async () => {
-    const s = await setup()
-    const c = await createClose(s)
-    s.state.fault = 'reject'
-    await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
-      {
+describe.each(kinds)('node faults ($name)', ({ available, storeUrl }) => {
+  const place = async (): Promise<StorePlace> => ({ databasePath: dbPath(), storeUrl: await storeUrl() })
+  test.skipIf(!available)(
+    'a rejection is a 403 SubmissionError with the node’s reason; the tx stays unsigned',
+    async () => {
+      const s = await setup(await place())
+      const c = await createClose(s)
+      s.state.fault = 'reject'
+      await expect(
+        s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      ).rejects.toMatchObject({
         kind: 'Forbidden',
         code: 'SubmissionError',
         details: { reason: 'BadInputsUTxO: the inputs are spent' }
-      }
-    )
-    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
-  })
+      })
+      expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
+    }
+  )
 
-  test('an unreachable node is a 503; the tx is kept and a retry succeeds', async () => {
-    const s = await setup()
+  test.skipIf(!available)('an unreachable node is a 503; the tx is kept and a retry succeeds', async () => {
+    const s = await setup(await place())
     const c = await createClose(s)
     s.state.fault = 'down'
     await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
@@ -364,44 +387,50 @@ describe('node faults', () => {
     expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
   })
 
-  test('a tx the node took although the answer was lost is found by the follower, even after a restart', async () => {
-    const s = await setup()
-    const c = await createClose(s)
-    s.state.acceptButFail = true
-    await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
-      {
+  test.skipIf(!available)(
+    'a tx the node took although the answer was lost is found by the follower, even after a restart',
+    async () => {
+      const s = await setup(await place())
+      const c = await createClose(s)
+      s.state.acceptButFail = true
+      await expect(
+        s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      ).rejects.toMatchObject({
         kind: 'Unavailable'
-      }
-    )
-    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
-    await s.close()
-    const again = await setup(s.databasePath, s)
-    expect((await again.follower.sync()).confirmed).toEqual([c.contractId.slice(0, 64)])
-    expect((await again.service.getContract(c.contractId)).status).toBe('confirmed')
-  })
+      })
+      expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
+      await s.close()
+      const again = await setup(s.place, s)
+      expect((await again.follower.sync()).confirmed).toEqual([c.contractId.slice(0, 64)])
+      expect((await again.service.getContract(c.contractId)).status).toBe('confirmed')
+    }
+  )
 
-  test('a submitted tx the node forgot goes back to unsigned after the grace period, and can be sent again', async () => {
-    const s = await setup()
-    const c = await createClose(s)
-    s.state.hideStatus = true
-    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    expect((await s.follower.sync()).dropped).toEqual([])
-    s.clock.ms += 61_000n
-    expect((await s.follower.sync()).dropped).toEqual([c.contractId.slice(0, 64)])
-    expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
-    // Sent again: the node refuses the duplicate but has the tx, so it counts as submitted, then confirmed.
-    s.state.hideStatus = false
-    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
-    expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
-    await s.follower.sync()
-    expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
-  })
+  test.skipIf(!available)(
+    'a submitted tx the node forgot goes back to unsigned after the grace period, and can be sent again',
+    async () => {
+      const s = await setup(await place())
+      const c = await createClose(s)
+      s.state.hideStatus = true
+      await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      expect((await s.follower.sync()).dropped).toEqual([])
+      s.clock.ms += 61_000n
+      expect((await s.follower.sync()).dropped).toEqual([c.contractId.slice(0, 64)])
+      expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
+      // Sent again: the node refuses the duplicate but has the tx, so it counts as submitted, then confirmed.
+      s.state.hideStatus = false
+      await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
+      await s.follower.sync()
+      expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
+    }
+  )
 
-  test('an unsigned build survives a restart and is submitted afterwards', async () => {
-    const s = await setup()
+  test.skipIf(!available)('an unsigned build survives a restart and is submitted afterwards', async () => {
+    const s = await setup(await place())
     const c = await createClose(s)
     await s.close()
-    const again = await setup(s.databasePath, s)
+    const again = await setup(s.place, s)
     expect((await again.service.getContract(c.contractId)).unsigned?.tx).toEqual(c.unsigned.tx)
     await again.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
     await again.follower.sync()

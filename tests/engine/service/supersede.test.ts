@@ -10,7 +10,8 @@ import { SandboxProvider } from '../../../src/chain/sandbox'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { readTransaction } from '../../../src/engine/sign'
 import { ADA, failure, ManualClock, T0, type TestWallet } from '../build/support'
-import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, witnessEnvelope } from './support'
+import { storeKinds } from '../../support/postgres'
+import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeOption, witnessEnvelope } from './support'
 
 /** A node that takes transactions into its mempool and never puts them in a block. */
 class StuckMempool extends DelegatingProvider {
@@ -25,12 +26,15 @@ afterEach(async () => {
   cleanup = []
 })
 
-async function setup(stuck = false): Promise<{ sandbox: SandboxProvider; opened: OpenService; wallet: TestWallet }> {
+async function setup(
+  storeUrl: string | undefined,
+  stuck = false
+): Promise<{ sandbox: SandboxProvider; opened: OpenService; wallet: TestWallet }> {
   const clock = new ManualClock()
   const sandbox = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: clock.now })
   const opened = await openService({
     provider: stuck ? new StuckMempool(sandbox) : sandbox,
-    databasePath: ':memory:',
+    ...(await storeOption(storeUrl)),
     now: clock.now,
     followEveryMs: false
   })
@@ -43,75 +47,98 @@ async function setup(stuck = false): Promise<{ sandbox: SandboxProvider; opened:
   return { sandbox, opened, wallet }
 }
 
-describe('builds that never fail because of our own unsigned builds', () => {
-  test("an abandoned unsigned build's only output is taken: it is superseded, and the new build goes through", async () => {
-    const { sandbox, opened, wallet } = await setup()
-    const { service, follower } = opened
-    const create = (tag: string) =>
-      service.createContract(
-        { changeAddress: wallet.address },
-        { contract: notify, tags: { [tag]: null }, metadata: {} }
-      )
-    const abandoned = await create('abandoned')
-    const next = await create('next')
-    expect(next.contractId).not.toBe(abandoned.contractId)
+describe.each(storeKinds())(
+  'builds that never fail because of our own unsigned builds ($name)',
+  ({ available, storeUrl }) => {
+    test.skipIf(!available)(
+      "an abandoned unsigned build's only output is taken: it is superseded, and the new build goes through",
+      async () => {
+        const { sandbox, opened, wallet } = await setup(await storeUrl())
+        const { service, follower } = opened
+        const create = (tag: string) =>
+          service.createContract(
+            { changeAddress: wallet.address },
+            { contract: notify, tags: { [tag]: null }, metadata: {} }
+          )
+        const abandoned = await create('abandoned')
+        const next = await create('next')
+        expect(next.contractId).not.toBe(abandoned.contractId)
 
-    // The abandoned one cannot be submitted any more, and says why.
-    const refused = await failure(
-      service.submit(
-        { kind: 'create', contractId: abandoned.contractId },
-        witnessEnvelope(abandoned.unsigned.tx, [wallet])
-      )
+        // The abandoned one cannot be submitted any more, and says why.
+        const refused = await failure(
+          service.submit(
+            { kind: 'create', contractId: abandoned.contractId },
+            witnessEnvelope(abandoned.unsigned.tx, [wallet])
+          )
+        )
+        expect(refused.code).toBe('BuildSuperseded')
+        expect(refused.kind).toBe('Conflict')
+        expect(refused.message).toContain('a newer build of the same wallet needed its inputs')
+        expect((await service.getContract(abandoned.contractId)).status).toBe('unsigned')
+
+        await service.submit(
+          { kind: 'create', contractId: next.contractId },
+          witnessEnvelope(next.unsigned.tx, [wallet])
+        )
+        await follower.sync()
+        expect((await service.getContract(next.contractId)).status).toBe('confirmed')
+        expect((await sandbox.txStatus(abandoned.contractId.slice(0, 64))).status).toBe('unknown')
+      }
     )
-    expect(refused.code).toBe('BuildSuperseded')
-    expect(refused.kind).toBe('Conflict')
-    expect(refused.message).toContain('a newer build of the same wallet needed its inputs')
-    expect((await service.getContract(abandoned.contractId)).status).toBe('unsigned')
 
-    await service.submit({ kind: 'create', contractId: next.contractId }, witnessEnvelope(next.unsigned.tx, [wallet]))
-    await follower.sync()
-    expect((await service.getContract(next.contractId)).status).toBe('confirmed')
-    expect((await sandbox.txStatus(abandoned.contractId.slice(0, 64))).status).toBe('unknown')
-  })
-
-  test('the oldest unsigned build is superseded first; one built again from the same inputs is whole again', async () => {
-    const { opened, wallet } = await setup()
-    const { service } = opened
-    const create = (n: bigint) =>
-      service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: { n }, metadata: {} })
-    const refusedOf = async (id: string, tx: Uint8Array): Promise<string> =>
-      (await failure(service.submit({ kind: 'create', contractId: id }, witnessEnvelope(tx, [wallet])))).code
-    const first = await create(1n)
-    const second = await create(2n)
-    expect(await refusedOf(first.contractId, first.unsigned.tx)).toBe('BuildSuperseded')
-    // The same contract, tags and inputs make the same transaction: it takes the output back, whole again.
-    const again = await create(1n)
-    expect(again.contractId).toBe(first.contractId)
-    expect(await refusedOf(second.contractId, second.unsigned.tx)).toBe('BuildSuperseded')
-    await service.submit({ kind: 'create', contractId: first.contractId }, witnessEnvelope(first.unsigned.tx, [wallet]))
-    expect((await service.getContract(first.contractId)).status).toBe('submitted')
-  })
-
-  test('an output a submitted transaction spends is not taken: the failure names it and the transaction', async () => {
-    const { opened, wallet } = await setup(true)
-    const { service } = opened
-    const sent = await service.createContract(
-      { changeAddress: wallet.address },
-      { contract: notify, tags: {}, metadata: {} }
+    test.skipIf(!available)(
+      'the oldest unsigned build is superseded first; one built again from the same inputs is whole again',
+      async () => {
+        const { opened, wallet } = await setup(await storeUrl())
+        const { service } = opened
+        const create = (n: bigint) =>
+          service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: { n }, metadata: {} })
+        const refusedOf = async (id: string, tx: Uint8Array): Promise<string> =>
+          (await failure(service.submit({ kind: 'create', contractId: id }, witnessEnvelope(tx, [wallet])))).code
+        const first = await create(1n)
+        const second = await create(2n)
+        expect(await refusedOf(first.contractId, first.unsigned.tx)).toBe('BuildSuperseded')
+        // The same contract, tags and inputs make the same transaction: it takes the output back, whole again.
+        const again = await create(1n)
+        expect(again.contractId).toBe(first.contractId)
+        expect(await refusedOf(second.contractId, second.unsigned.tx)).toBe('BuildSuperseded')
+        await service.submit(
+          { kind: 'create', contractId: first.contractId },
+          witnessEnvelope(first.unsigned.tx, [wallet])
+        )
+        expect((await service.getContract(first.contractId)).status).toBe('submitted')
+      }
     )
-    await service.submit({ kind: 'create', contractId: sent.contractId }, witnessEnvelope(sent.unsigned.tx, [wallet]))
-    expect((await service.getContract(sent.contractId)).status).toBe('submitted')
 
-    const refused = await failure(
-      service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: {}, metadata: {} })
+    test.skipIf(!available)(
+      'an output a submitted transaction spends is not taken: the failure names it and the transaction',
+      async () => {
+        const { opened, wallet } = await setup(await storeUrl(), true)
+        const { service } = opened
+        const sent = await service.createContract(
+          { changeAddress: wallet.address },
+          { contract: notify, tags: {}, metadata: {} }
+        )
+        await service.submit(
+          { kind: 'create', contractId: sent.contractId },
+          witnessEnvelope(sent.unsigned.tx, [wallet])
+        )
+        expect((await service.getContract(sent.contractId)).status).toBe('submitted')
+
+        const refused = await failure(
+          service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: {}, metadata: {} })
+        )
+        expect(refused.code).toBe('CoinSelectionFailed')
+        const txId = sent.contractId.slice(0, 64)
+        expect(refused.message).toMatch(
+          new RegExp(
+            `1 pending transaction\\(s\\) hold 50000000 lovelace of this wallet's outputs: ${txId} \\(submitted\\)$`
+          )
+        )
+        expect(refused.details['heldBy']).toEqual([
+          { txId, status: 'submitted', outputs: [expect.stringMatching(/#0$/)] }
+        ])
+      }
     )
-    expect(refused.code).toBe('CoinSelectionFailed')
-    const txId = sent.contractId.slice(0, 64)
-    expect(refused.message).toMatch(
-      new RegExp(
-        `1 pending transaction\\(s\\) hold 50000000 lovelace of this wallet's outputs: ${txId} \\(submitted\\)$`
-      )
-    )
-    expect(refused.details['heldBy']).toEqual([{ txId, status: 'submitted', outputs: [expect.stringMatching(/#0$/)] }])
-  })
-})
+  }
+)

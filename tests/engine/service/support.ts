@@ -9,7 +9,7 @@ import { SandboxProvider } from '../../../src/chain/sandbox'
 import { bytesToHex } from '../../../src/core/bytes'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { CSL, withCsl } from '../../../src/csl'
-import { openService, type OpenService } from '../../../src/engine/service'
+import { openService, type OpenService, type ServiceStoreOption } from '../../../src/engine/service'
 import { openPostgresStore } from '../../../src/store/open-store'
 import type { SubmitEnvelope } from '../../../src/engine/service'
 import { CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
@@ -27,6 +27,14 @@ export interface ServiceHarness extends OpenService {
   restart(): Promise<ServiceHarness>
 }
 
+/** The store of a service under test: the PostgreSQL database at `storeUrl`, else the SQLite file `databasePath`. */
+export async function storeOption(
+  storeUrl: string | undefined,
+  databasePath = ':memory:'
+): Promise<ServiceStoreOption> {
+  return storeUrl === undefined ? { databasePath } : { store: await openPostgresStore(storeUrl) }
+}
+
 export async function serviceHarness(
   options: { databasePath?: string; storeUrl?: string | undefined; sandbox?: SandboxProvider; clock?: ManualClock } = {}
 ): Promise<ServiceHarness> {
@@ -37,7 +45,7 @@ export async function serviceHarness(
   const databasePath =
     options.databasePath ?? join(mkdtempSync(join(tmpdir(), 'marlowe-desk-service-')), 'store.sqlite')
   const { storeUrl } = options
-  const store = storeUrl === undefined ? { databasePath } : { store: await openPostgresStore(storeUrl) }
+  const store = await storeOption(storeUrl, databasePath)
   const opened = await openService({ provider: sandbox, ...store, now: clock.now, followEveryMs: false })
   return {
     ...opened,
