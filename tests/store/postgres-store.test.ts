@@ -1,12 +1,15 @@
 /**
  * What only a store shared by several processes must do, on a real PostgreSQL server: two stores (two pools, as
  * two replicas would have) on one database never reserve one output twice, even when they ask at the same moment;
- * one of them leads the follower, and another takes over when its connection is gone; a transaction of
+ * a restart frees only the reservations no build holds that are too old to be another process's build in the
+ * making; one of them leads the follower, and another takes over when its connection is gone; a transaction of
  * `atomically` is all or nothing, and unseen by the other store until it commits; a database written by a newer
  * version is refused unchanged; 64-bit numbers and bytes come back exactly; and `version` never repeats.
  */
+import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+import { storageError } from '../../src/engine/errors'
 import { StoreError } from '../../src/store/database'
 import { openPostgresStore, type Store } from '../../src/store/open-store'
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations'
@@ -36,6 +39,38 @@ async function withTwo(work: (a: Store, b: Store, url: string) => Promise<void>)
   } finally {
     await a.close()
     await b.close()
+  }
+}
+
+/** A TCP relay to the server on 127.0.0.1, which can be cut (every connection dropped, none taken) and mended. */
+class Relay {
+  private server: Server | undefined
+  private readonly sockets = new Set<Socket>()
+  port = 0
+
+  constructor(private readonly target: number) {}
+
+  async open(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = createConnection(this.target, '127.0.0.1')
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket)
+        socket.on('close', () => this.sockets.delete(socket))
+        socket.on('error', () => undefined)
+      }
+      client.pipe(upstream).pipe(client)
+    })
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve))
+    const address = server.address()
+    if (typeof address === 'object' && address !== null) this.port = address.port
+    this.server = server
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())))
   }
 }
 
@@ -117,6 +152,22 @@ describe.skipIf(!server.available)('the PostgreSQL store shared by two processes
     })
   })
 
+  it('frees on open only the orphaned reservations too old for another process to be storing their build', async () => {
+    await withTwo(async (a, b, url) => {
+      const reserve = (key: string, n: number) =>
+        a.reservations.tryReserve({ key, spend: [ref(n)], collateral: [], expiresAt: Date.now() + 3_600_000 }, 0)
+      await reserve('stored', 1)
+      await a.records.insertBuilt({ ...built(5), reservationKey: 'stored' })
+      await reserve('killed', 2)
+      await reserve('being-stored', 3)
+      // The killed process reserved two minutes ago and never stored its build; the other reserved just now.
+      await query(url, "UPDATE reservations SET reserved_at = now() - interval '2 minutes' WHERE key <> 'being-stored'")
+      expect(await b.reservations.releaseOrphans()).toBe(1)
+      const keys = await query<{ key: string }>(url, 'SELECT key FROM reservations ORDER BY key')
+      expect(keys.map((k) => k.key)).toEqual(['being-stored', 'stored'])
+    })
+  })
+
   it('one of them leads the follower; the other takes over once the leader’s connection is gone', async () => {
     await withTwo(async (a, b, url) => {
       expect(await a.tryLeadFollower()).toBe(true)
@@ -180,6 +231,34 @@ describe.skipIf(!server.available)('the PostgreSQL store shared by two processes
       expect(second).not.toBe(first)
       expect(a.records.version).not.toBe(second)
     })
+  })
+
+  it('answers StorageUnavailable while the server is out of reach, and works again once it is back', async () => {
+    const url = new URL(await server.createDatabase())
+    const relay = new Relay(Number(url.port))
+    await relay.open()
+    url.port = String(relay.port)
+    const store = await openPostgresStore(url.toString())
+    try {
+      await store.records.insertBuilt(built(6))
+      expect(await store.tryLeadFollower()).toBe(true)
+      await relay.cut()
+      const failure: unknown = await store.records.tx(built(6).txId).catch((e: unknown) => e)
+      expect(storageError(failure)).toMatchObject({
+        kind: 'Unavailable',
+        code: 'StorageUnavailable',
+        details: { postgres: expect.stringMatching(/^POSTGRES_/) as unknown }
+      })
+      const reserving = store.reservations.tryReserve({ key: 'r', spend: [ref(1)], collateral: [], expiresAt: 1 }, 0)
+      expect(storageError(await reserving.catch((e: unknown) => e))?.code).toBe('StorageUnavailable')
+      expect(await store.tryLeadFollower()).toBe(false)
+      await relay.open()
+      expect((await store.records.tx(built(6).txId))?.status).toBe('unsigned')
+      expect(await store.tryLeadFollower()).toBe(true)
+    } finally {
+      await relay.cut()
+      await store.close()
+    }
   })
 
   it('refuses a database written by a newer version, and leaves it as it was', async () => {

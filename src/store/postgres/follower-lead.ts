@@ -5,7 +5,9 @@
  * so a process that asks again later takes over.
  */
 import pg from 'pg'
+import { StorageFailure } from '../storage-failure'
 import { connectionConfig, LOCKS } from './database'
+import { storeFailure } from './session'
 
 export class FollowerLead {
   private client: pg.Client | undefined
@@ -14,24 +16,39 @@ export class FollowerLead {
 
   constructor(private readonly url: string) {}
 
-  /** True while this process holds the lead (taken now or before); ask again to take over from a leader gone. */
+  /**
+   * True while this process holds the lead (taken now or before); ask again to take over from a leader gone.
+   * False too while the database cannot be reached: a process that cannot reach it cannot follow into it.
+   */
   async tryLead(): Promise<boolean> {
     if (this.closed) return false
     if (this.leading && this.client !== undefined) return true
-    const client = this.client ?? (await this.connect())
-    const [row] = (
-      await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS locked', [LOCKS.followerLead])
-    ).rows
-    this.leading = row?.locked === true
-    return this.leading
+    try {
+      const client = this.client ?? (await this.connect())
+      const [row] = (
+        await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS locked', [LOCKS.followerLead])
+      ).rows
+      this.leading = row?.locked === true
+      return this.leading
+    } catch (e) {
+      const failure = storeFailure(e)
+      if (!(failure instanceof StorageFailure)) throw failure
+      await this.drop()
+      return false
+    }
+  }
+
+  /** Forgets the connection (ending it if it is still open): its lock, if any, goes with it. */
+  private async drop(): Promise<void> {
+    const client = this.client
+    this.client = undefined
+    this.leading = false
+    await client?.end().catch(() => undefined)
   }
 
   async close(): Promise<void> {
     this.closed = true
-    const client = this.client
-    this.client = undefined
-    this.leading = false
-    await client?.end()
+    await this.drop()
   }
 
   private async connect(): Promise<pg.Client> {
