@@ -199,7 +199,10 @@ export interface StoreOperations {
   clearSubmitAttempt(txId: string): Promise<void>
   /** False when the tx was no longer unsigned (someone else submitted it first). */
   markSubmitted(txId: string, signedTx: Uint8Array, at: number): Promise<boolean>
-  /** A newer build took this unsigned build's inputs; false when it was no longer unsigned. */
+  /**
+   * A newer build took this unsigned build's inputs; false when it was no longer unsigned, or its submit is under
+   * way (here or in another process sharing the store: its signed form may be at the node).
+   */
   markSuperseded(txId: string, at: number): Promise<boolean>
   /** The user gave up this unsigned build; false when it was no longer unsigned, or already discarded. */
   markDiscarded(txId: string, at: number): Promise<boolean>

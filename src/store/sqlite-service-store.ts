@@ -66,7 +66,9 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
                                             discarded_at = NULL
            WHERE status = 'unsigned'`
       ),
-      markSuperseded: db.prepare("UPDATE txs SET superseded_at = ? WHERE tx_id = ? AND status = 'unsigned'"),
+      markSuperseded: db.prepare(
+        "UPDATE txs SET superseded_at = ? WHERE tx_id = ? AND status = 'unsigned' AND signed_tx IS NULL"
+      ),
       markDiscarded: db.prepare(
         "UPDATE txs SET discarded_at = ? WHERE tx_id = ? AND status = 'unsigned' AND discarded_at IS NULL"
       ),
@@ -242,7 +244,7 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
     return this.statements.markSubmitted.run(signedTx, at, txId).changes === 1
   }
 
-  /** A newer build took this unsigned build's inputs; false when it was no longer unsigned. */
+  /** A newer build took this unsigned build's inputs; false when it was no longer unsigned or is being submitted. */
   markSuperseded(txId: string, at: number): boolean {
     this.writes += 1
     return this.statements.markSuperseded.run(at, txId).changes === 1

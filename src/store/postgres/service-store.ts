@@ -144,7 +144,7 @@ class PgServiceRows implements StoreOperations {
 
   async markSuperseded(txId: string, at: number): Promise<boolean> {
     const changed = await this.session.run(
-      "UPDATE txs SET superseded_at = $1 WHERE tx_id = $2 AND status = 'unsigned'",
+      "UPDATE txs SET superseded_at = $1 WHERE tx_id = $2 AND status = 'unsigned' AND signed_tx IS NULL",
       [at, txId]
     )
     return changed === 1
@@ -344,12 +344,19 @@ class PgServiceRows implements StoreOperations {
     return { rows: rows.map(contractHeaderFromRaw), total }
   }
 
-  async storedContractPage(page: PageRequest): Promise<ContractHeaderRow[] | undefined> {
+  /**
+   * The stored contracts that match (every one without `query`), newest build first; the page starts at the stored
+   * contract `page.start`, included when it matches (as the SQLite store's, whose interface may take a query).
+   */
+  async storedContractPage(page: PageRequest, query: ContractQuery = {}): Promise<ContractHeaderRow[] | undefined> {
+    const stored = "FROM txs b JOIN contracts c ON c.create_tx_id = b.tx_id WHERE b.kind = 'create'"
+    const params = new Params()
+    const where = contractFilter(query, false, params)
     const rows = await this.keysetPage<RawContractHeader>(
       CONTRACT_HEADER_COLUMNS,
-      "FROM txs b JOIN contracts c ON c.create_tx_id = b.tx_id WHERE b.kind = 'create'",
-      new Params(),
-      { order: ['b.created_at', 'b.tx_id'], id: 'c.contract_id' },
+      where === '' ? stored : `${stored} AND ${where.slice('WHERE '.length)}`,
+      params,
+      { order: ['b.created_at', 'b.tx_id'], id: 'c.contract_id', startAmong: stored },
       page
     )
     return rows?.map(contractHeaderFromRaw)
@@ -486,21 +493,23 @@ class PgServiceRows implements StoreOperations {
    * One page of the rows `from` (`FROM … WHERE …`, whose values `params` holds) holds, in the order of the `order`
    * columns (unique together), from the row whose `id` is `page.start` (included) or the first; undefined when
    * `start` is not one of them. An index on `order` (after the columns `from` fixes) makes a page cost its rows.
+   * `startAmong` (`FROM … WHERE …`, no values) is where `start` is looked up instead, when the page may start at a
+   * row `from` leaves out.
    */
   private async keysetPage<R>(
     select: string,
     from: string,
     params: Params,
-    keys: { readonly order: readonly string[]; readonly id: string },
+    keys: { readonly order: readonly string[]; readonly id: string; readonly startAmong?: string },
     page: PageRequest
   ): Promise<R[] | undefined> {
     const columns = keys.order.join(', ')
     let keyset = ''
     if (page.start !== undefined) {
       const lookup = new Params()
-      lookup.values.push(...params.values)
+      if (keys.startAmong === undefined) lookup.values.push(...params.values)
       const found = await this.session.rows<Record<string, unknown>>(
-        `SELECT ${keys.order.map((c, i) => `${c} AS k${i}`).join(', ')} ${from} AND ${keys.id} = ${lookup.add(page.start)}`,
+        `SELECT ${keys.order.map((c, i) => `${c} AS k${i}`).join(', ')} ${keys.startAmong ?? from} AND ${keys.id} = ${lookup.add(page.start)}`,
         lookup.values
       )
       const start = found[0]
