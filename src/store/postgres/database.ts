@@ -32,9 +32,12 @@ export function shownUrl(url: string): string {
   }
 }
 
-/** Connection settings for `url`, with this store's type parsers. */
+/**
+ * Connection settings for `url`, with this store's type parsers. A server that does not answer a connection within
+ * 10 s is out of reach (StorageUnavailable), instead of a request waiting on the network's own timeout.
+ */
 export function connectionConfig(url: string): pg.ClientConfig {
-  return { connectionString: url, types }
+  return { connectionString: url, types, connectionTimeoutMillis: 10_000 }
 }
 
 async function migrate(pool: pg.Pool, url: string): Promise<void> {
