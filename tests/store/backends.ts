@@ -1,6 +1,6 @@
 /**
  * The stores the shared store tests run against: SQLite (a real file) and PostgreSQL (a real server, skipped
- * where it is not installed; see ../support/postgres.ts). A test gets a fresh database and opens stores on it;
+ * where it is not installed; see ../support/postgres-server.ts). A test gets a fresh database and opens stores on it;
  * each store opened is another process's worth of connections to the same data. Stores are closed after each test.
  */
 import { mkdtempSync } from 'node:fs'
@@ -10,7 +10,7 @@ import Database from 'better-sqlite3'
 import pg from 'pg'
 import { afterEach } from 'vitest'
 import { openPostgresStore, openSqliteStore, type Store } from '../../src/store/open-store'
-import { usePostgres } from '../support/postgres'
+import { usePostgres } from '../support/postgres-server'
 
 export interface StoreDatabase {
   /** A new store on this database, as another process would open it. */

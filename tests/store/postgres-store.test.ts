@@ -13,7 +13,7 @@ import { storageError } from '../../src/engine/errors'
 import { StoreError } from '../../src/store/database'
 import { openPostgresStore, type Store } from '../../src/store/open-store'
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations'
-import { usePostgres } from '../support/postgres'
+import { usePostgres } from '../support/postgres-server'
 
 const server = usePostgres()
 

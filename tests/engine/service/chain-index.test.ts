@@ -16,8 +16,7 @@ import { buildTx } from '../../chain/support/txkit'
 import { rolesEscrow } from '../build/flows'
 import { ADA, ManualClock, T0, sign, testWallet } from '../build/support'
 import { applyAs as apply, createEscrow, finishWithOther } from './escrow-steps'
-import { storeKinds } from '../../support/postgres'
-import { role, serviceHarness, storeOption, type ServiceHarness } from './support'
+import { role, serviceHarness, type ServiceHarness, storeKinds, storeOption } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')

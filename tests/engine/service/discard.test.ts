@@ -7,8 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { ADA, failure, ManualClock, T0, type TestWallet } from '../build/support'
-import { storeKinds } from '../../support/postgres'
-import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeOption, witnessEnvelope } from './support'
+import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeKinds, storeOption, witnessEnvelope } from './support'
 
 let cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {

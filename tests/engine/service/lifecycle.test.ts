@@ -8,8 +8,7 @@ import { ADA as ADA_TOKEN, type Input } from '../../../src/core/marlowe/types'
 import { parseRef } from '../../../src/engine/build'
 import { rolesEscrow } from '../build/flows'
 import { ADA, testWallet } from '../build/support'
-import { storeKinds } from '../../support/postgres'
-import { choose, escrowRoles, role, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+import { choose, escrowRoles, role, serviceHarness, type ServiceHarness, storeKinds, witnessEnvelope } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')

@@ -22,8 +22,7 @@ import { openService, type OpenService, type SubmitEnvelope } from '../../../src
 import { openPostgresStore, openSqliteStore } from '../../../src/store/open-store'
 import { ManualClock, T0, sign, testWallet } from '../build/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
-import { storeKinds } from '../../support/postgres'
-import { storeOption, witnessEnvelope } from './support'
+import { storeKinds, storeOption, witnessEnvelope } from './support'
 
 const kinds = storeKinds()
 const alice = testWallet('alice')

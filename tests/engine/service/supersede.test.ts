@@ -10,8 +10,7 @@ import { SandboxProvider } from '../../../src/chain/sandbox'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { readTransaction } from '../../../src/engine/sign'
 import { ADA, failure, ManualClock, T0, type TestWallet } from '../build/support'
-import { storeKinds } from '../../support/postgres'
-import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeOption, witnessEnvelope } from './support'
+import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeKinds, storeOption, witnessEnvelope } from './support'
 
 /** A node that takes transactions into its mempool and never puts them in a block. */
 class StuckMempool extends DelegatingProvider {

@@ -11,6 +11,7 @@ import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { CSL, withCsl } from '../../../src/csl'
 import { openService, type OpenService, type ServiceStoreOption } from '../../../src/engine/service'
 import { openPostgresStore } from '../../../src/store/open-store'
+import { usePostgres } from '../../support/postgres-server'
 import type { SubmitEnvelope } from '../../../src/engine/service'
 import { CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import type { RolesConfig } from '../../../src/engine/build'
@@ -114,4 +115,21 @@ export function oneKeyWallet(): TestWallet {
       key: key.as_bytes()
     }
   })
+}
+
+export interface StoreKind {
+  readonly name: 'SQLite' | 'PostgreSQL'
+  /** False where the database is not installed here (the tests then skip). */
+  readonly available: boolean
+  /** A fresh PostgreSQL database's url, or undefined for SQLite (a file of the test's own). */
+  storeUrl(): Promise<string | undefined>
+}
+
+/** The two stores a service test runs on, for describe.each; call at the top of a test file. */
+export function storeKinds(): StoreKind[] {
+  const server = usePostgres()
+  return [
+    { name: 'SQLite', available: true, storeUrl: () => Promise.resolve(undefined) },
+    { name: 'PostgreSQL', available: server.available, storeUrl: () => server.createDatabase() }
+  ]
 }
