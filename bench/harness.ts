@@ -66,7 +66,11 @@ function ratio(r: number): string {
   return r >= 1 ? r.toFixed(1) : r.toPrecision(2)
 }
 
-export function printRows(title: string, rows: readonly Row[]): void {
+/**
+ * The table of a group, then `checked`: what the run verified of the answers it timed (a check that fails stops
+ * the run before anything is printed, so a printed line is a check that passed).
+ */
+export function printRows(title: string, rows: readonly Row[], checked: readonly string[] = []): void {
   console.log(`\n## ${title}\n`)
   console.log('| benchmark | ours | peer | peer value | ratio (ours / peer) |')
   console.log('|---|---:|---|---:|---:|')
@@ -75,4 +79,5 @@ export function printRows(title: string, rows: readonly Row[]): void {
       `| ${r.what} | ${fmt(r.ours)} ${r.unit} | ${r.peerName} | ${fmt(r.peer)} ${r.unit} | **${ratio(r.ours / r.peer)}×** |`
     )
   }
+  if (checked.length > 0) console.log(`\nChecked:\n${checked.map((line) => `- ${line}`).join('\n')}`)
 }

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { SandboxProvider, sandboxWallet, signWithSandboxWallets } from '../src/chain/sandbox'
+import { isJsonObject, parseJson } from '../src/core/json/lossless'
 import { swap } from '../src/core/marlowe/examples'
 import { ADA as ADA_TOKEN, CLOSE, type Contract } from '../src/core/marlowe/types'
 import { openService, type OpenService } from '../src/engine/service'
@@ -140,6 +141,19 @@ async function writeUntil(opened: OpenService, contract: Contract, stop: Promise
   return writes
 }
 
+/** Each id's GET answers that very contract, confirmed: the spread reads were answered with what they asked for. */
+async function answersEachId(base: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    const answer = await httpGet(`${base}/contracts/${encodeURIComponent(id)}`)
+    const body = parseJson(answer.body.toString())
+    const resource = isJsonObject(body) ? body['resource'] : undefined
+    const named = isJsonObject(resource) && resource['contractId'] === id && resource['status'] === 'confirmed'
+    if (answer.status !== 200 || !named) {
+      throw new Error(`GET /contracts/${id}: ${answer.status} ${answer.body.toString().slice(0, 200)}`)
+    }
+  }
+}
+
 interface HttpRuns {
   readonly post: Load
   readonly direct: Load
@@ -217,6 +231,7 @@ async function httpRuns(dir: string): Promise<HttpRuns> {
           writes += await writeUntil(served, contract, load)
           spreadRuns.push(await load)
         }
+        await answersEachId(base, ids)
         return {
           post: summarize(postRuns),
           direct: summarize(directRuns),
@@ -468,5 +483,9 @@ export async function benchServer(): Promise<void> {
       peer: COLD_START_TARGET_MS
     }
   ]
-  printRows('HTTP server on the sandbox (autocannon on its own thread; ratio = ours / peer)', rows)
+  printRows('HTTP server on the sandbox (autocannon on its own thread; ratio = ours / peer)', rows, [
+    'every answer under load had the status its row expects (201 for POST, 200 for GET), or the run stops',
+    `after the spread runs, each of the ${READ_IDS} ids' GET answers that contract, confirmed; every write was built, submitted and confirmed before the next`,
+    `serve on the used data dir lists all ${USED_HOME_CONTRACTS.toLocaleString('en-US')} contracts (Total-Count of GET /contracts) at every start timed`
+  ])
 }
