@@ -29,7 +29,7 @@ import { createServer, listen } from '../src/server/app'
 import { VENDOR_TYPES } from '../src/server/negotiation'
 import { hexToBytes } from '../src/core/bytes'
 import { testWallet } from '../tests/engine/build/support'
-import { witnessEnvelope } from '../tests/engine/service/support'
+import { witnessed } from '../tests/engine/service/support'
 import { printRows, type Row } from './harness'
 import { httpPost } from './http'
 import { mib, settledRss } from './memory'
@@ -362,7 +362,7 @@ async function throughService(dir: string): Promise<Served> {
       const applied: BuildAnswer[] = []
       const submitCreate = (built: BuildAnswer): Promise<unknown> => {
         created.push(built.contractId)
-        return service.submit({ kind: 'create', contractId: built.contractId }, witnessEnvelope(built.tx, [alice]))
+        return service.submitBuild(built.contractId.slice(0, 64), witnessed(built.tx, [alice]))
       }
 
       await timeEach(SERVICE_WARMUP, () => post(CLOSE), submitCreate)
@@ -391,10 +391,7 @@ async function throughService(dir: string): Promise<Served> {
       }
       const submitApply = (built: BuildAnswer): Promise<unknown> => {
         applied.push(built)
-        return service.submit(
-          { kind: 'apply', contractId: built.contractId, transactionId: built.transactionId! },
-          witnessEnvelope(built.tx, [alice])
-        )
+        return service.submitBuild(built.transactionId!, witnessed(built.tx, [alice]))
       }
       await timeEach(SERVICE_WARMUP, apply, submitApply)
       const applies = await timeEach(SERVICE_APPLIES, (i) => apply(SERVICE_WARMUP + i), submitApply)

@@ -28,7 +28,7 @@ import { evaluatePlutusOffThread } from '../src/engine/worker'
 import { createServer, listen } from '../src/server/app'
 import { testWallet } from '../tests/engine/build/support'
 import { HEAVY_DEPOSIT, HEAVY_ROLES, heavyContract, heavyRole, heavyRoles } from '../tests/support/heavy-builds'
-import { witnessEnvelope } from '../tests/engine/service/support'
+import { witnessed } from '../tests/engine/service/support'
 import { printRows, type Row } from './harness'
 import { httpPost, type Answer } from './http'
 
@@ -187,7 +187,7 @@ export async function eventLoopRuns(options: SandboxOptions): Promise<EventLoopR
     const created = resourceOf(expectStatus(create.answer, 201, 'heavy create'))
     const createTx = envelopeBytes(created, 'tx')
     const contractId = created.contractId as string
-    await opened.service.submit({ kind: 'create', contractId }, witnessEnvelope(createTx, [creator]))
+    await opened.service.submitBuild(contractId.slice(0, 64), witnessed(createTx, [creator]))
     await opened.follower.sync()
 
     const party: Party = { type: 'Role', role: heavyRole(0) }

@@ -26,10 +26,10 @@ import { merkleHash } from '../src/core/marlowe/plutus/hash'
 import { ADA, CLOSE, type Contract, type Input, type Party, type Value } from '../src/core/marlowe/types'
 import { parseRef } from '../src/engine/build'
 import { installNativeCodecs } from '../src/engine/native-codecs'
-import { openService, type OpenService, type SubmitTarget, type UnsignedTx } from '../src/engine/service'
+import { openService, type OpenService, type UnsignedTx } from '../src/engine/service'
 import { createServer, listen } from '../src/server/app'
 import { testWallet, type TestWallet } from '../tests/engine/build/support'
-import { witnessEnvelope } from '../tests/engine/service/support'
+import { witnessed } from '../tests/engine/service/support'
 import { benchContractLists } from './contract-lists'
 import { printRows, type Row } from './harness'
 import { httpGet } from './http'
@@ -133,10 +133,7 @@ class Histories {
         metadata: {}
       }
     )
-    await service.submit(
-      { kind: 'create', contractId: created.contractId },
-      witnessEnvelope(created.unsigned.tx, [driver])
-    )
+    await service.submitBuild(created.contractId.slice(0, 64), witnessed(created.unsigned.tx, [driver]))
     await follower.sync()
     return { contractId: created.contractId, txIds: [], unclaimed: [], left: this.depth }
   }
@@ -153,7 +150,7 @@ class Histories {
         { changeAddress: driver.address },
         { inputs: [this.input(history.left)], tags: {}, metadata: {} }
       )
-      await this.confirm({ kind: 'apply', contractId: history.contractId, transactionId: built.transactionId }, built)
+      await this.confirm(built.transactionId, built)
       history.txIds.push(built.transactionId)
       history.left -= 1
       for (const p of (await service.getTransaction(history.contractId, built.transactionId)).payouts) {
@@ -161,16 +158,16 @@ class Histories {
       }
       if (history.unclaimed.length >= WITHDRAW_EVERY || i === count - 1) {
         const withdrawn = await service.withdraw({ changeAddress: driver.address }, { payouts: history.unclaimed })
-        await this.confirm({ kind: 'withdraw', withdrawalId: withdrawn.withdrawalId }, withdrawn)
+        await this.confirm(withdrawn.withdrawalId, withdrawn)
         history.unclaimed.splice(0)
       }
     }
   }
 
-  private async confirm(target: SubmitTarget, built: { readonly unsigned: UnsignedTx }): Promise<void> {
-    await this.opened.service.submit(target, witnessEnvelope(built.unsigned.tx, [driver]))
+  private async confirm(txId: string, built: { readonly unsigned: UnsignedTx }): Promise<void> {
+    await this.opened.service.submitBuild(txId, witnessed(built.unsigned.tx, [driver]))
     const round = await this.opened.follower.sync()
-    if (round.confirmed.length !== 1) throw new Error(`${JSON.stringify(target)} was not confirmed`)
+    if (round.confirmed.length !== 1) throw new Error(`transaction ${txId} was not confirmed`)
   }
 }
 

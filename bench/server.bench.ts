@@ -34,7 +34,7 @@ import { openService, type OpenService } from '../src/engine/service'
 import { createServer, listen } from '../src/server/app'
 import { ADA, buildTx } from '../tests/chain/support/txkit'
 import { testWallet, type TestWallet } from '../tests/engine/build/support'
-import { witnessEnvelope } from '../tests/engine/service/support'
+import { witnessed } from '../tests/engine/service/support'
 import { printRows, type Row } from './harness'
 import { buildCli, CLI, startListening, stop } from './serve-process'
 import { bareServer, closeServer, httpGet, portOf } from './http'
@@ -106,10 +106,7 @@ async function createAndSubmit(opened: OpenService, wallet: TestWallet, contract
     { changeAddress: wallet.address },
     { contract, tags: {}, metadata: {} }
   )
-  await opened.service.submit(
-    { kind: 'create', contractId: created.contractId },
-    witnessEnvelope(created.unsigned.tx, [wallet])
-  )
+  await opened.service.submitBuild(created.contractId.slice(0, 64), witnessed(created.unsigned.tx, [wallet]))
   return created.contractId
 }
 

@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { stringifyJson, type JsonObject, type JsonValue } from '../core/json/lossless'
 import { formatRef } from '../core/cardano/refs'
 import {
-  alreadySubmitted,
   contractHeaderJson,
   contractStateJson,
   nextJson,
@@ -20,8 +19,6 @@ import {
   withdrawalJson,
   type MarloweService,
   type PageRequest,
-  type SubmitEnvelope,
-  type SubmitTarget,
   type UnsignedTx
 } from '../engine/service'
 import { sendJson, sendJsonText } from './app'
@@ -48,10 +45,12 @@ import {
   pageHeaders,
   parseRangeHeader,
   type PageRange,
-  type RangeField
+  type RangeField,
+  type TextEnvelopeBody
 } from './requests'
 import { contractLinks, links, payoutLinks, txLinks, withdrawalListLinks } from './resources'
 import { registerSourceRoutes } from './source-routes'
+import { alreadySubmitted, submitByPath, type SubmitTarget } from './submits'
 
 type Params = Record<string, string>
 
@@ -79,8 +78,8 @@ function unsignedJson(unsigned: UnsignedTx, variant: 'json' | 'vendor', alwaysTx
  * A PUT as Runtime answers it: 202 once the node took the transaction; a transaction the node already had (the
  * wallet sent it, or an earlier PUT's answer was lost) is recorded as submitted and answered with Runtime's 409.
  */
-async function runtimeSubmit(service: MarloweService, target: SubmitTarget, envelope: SubmitEnvelope): Promise<void> {
-  if ((await service.submit(target, envelope)) === 'alreadyOnChain') throw alreadySubmitted(target.kind)
+async function runtimeSubmit(service: MarloweService, target: SubmitTarget, envelope: TextEnvelopeBody): Promise<void> {
+  if ((await submitByPath(service, target, envelope)) === 'alreadyOnChain') throw alreadySubmitted(target.kind)
 }
 
 /** The store's page for a Range (pages are the store's, so the cost is the page's, not the list's). */

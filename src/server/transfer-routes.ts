@@ -18,6 +18,7 @@ import { transactionOfEnvelope, type TransactionFile } from '../engine/sign'
 import { sendJson, sendJsonText } from './app'
 import { HttpError } from './errors'
 import { decodeDiscardBody, decodeTextEnvelopeBody } from './requests'
+import { submitTargetOf } from './submits'
 
 export const BUNDLES_PATH = '/desk/bundles'
 export const SUBMISSIONS_PATH = '/desk/submissions'
@@ -55,7 +56,7 @@ export function registerTransferRoutes(app: FastifyInstance, service: MarloweSer
     // 202: the node took it now; 200: it had it already, and nothing was sent.
     return sendJson(reply, already === undefined ? 202 : 200, {
       txId,
-      ...(build === undefined ? {} : { build: { ...build } }),
+      ...(build === undefined ? {} : { build: { ...submitTargetOf(build) } }),
       ...(already === undefined ? {} : { already: alreadyJson(already) })
     })
   })

@@ -15,7 +15,7 @@ import { sandboxWallet } from '../../src/chain/sandbox/wallets'
 import { openService, type OpenService } from '../../src/engine/service'
 import { sandboxBlockfrost, sandboxPeer } from '../chain/blockfrost/sandbox-peer'
 import { sandboxKupo } from '../chain/kupo/sandbox-peers'
-import { escrowRoles, witnessEnvelope } from '../engine/service/support'
+import { escrowRoles, witnessed } from '../engine/service/support'
 import { rolesEscrow } from '../engine/build/flows'
 import { testWallet } from '../engine/build/support'
 import {
@@ -87,10 +87,7 @@ async function otherCreatesEscrow(other: OpenService): Promise<string> {
     { changeAddress: carol.address },
     { contract, roles: escrowRoles(), tags: { 'made-elsewhere': 'escrow' }, metadata: {} }
   )
-  await other.service.submit(
-    { kind: 'create', contractId: created.contractId },
-    witnessEnvelope(created.unsigned.tx, [carol])
-  )
+  await other.service.submitBuild(created.contractId.slice(0, 64), witnessed(created.unsigned.tx, [carol]))
   await other.follower.sync()
   expect((await other.service.getContract(created.contractId)).status).toBe('confirmed')
   return created.contractId

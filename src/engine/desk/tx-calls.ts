@@ -10,7 +10,7 @@ import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { ERAS, txEnvelopeType, witnessSetEnvelopeType, type Era } from '../../core/cardano/tx-envelope'
 import { witnessSetBytes } from '../../core/cardano/witnesses'
 import type { TxRow } from '../../store/service-store'
-import { safetyErrorsOf, submitTargetOf } from '../service'
+import { safetyErrorsOf } from '../service'
 import { assembleTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
 import { bundleFacts, type LoadedTx, type ReviewFacts } from '../offline-tx'
 import { readImportedOffThread } from '../worker'
@@ -73,8 +73,7 @@ const txFile = (name: string, era: Era, tx: Uint8Array): ExportedFile => ({
 
 /** Submits a signed build through the service, which checks it against the build and every signature. */
 export async function submitSigned(ctx: DeskContext, row: TxRow, tx: Uint8Array): Promise<DeskResponse<'tx.status'>> {
-  const envelope = { type: txEnvelopeType(eraOf(row)), description: '', cborHex: bytesToHex(tx) }
-  await ctx.service.submit(submitTargetOf(row), envelope)
+  await ctx.service.submitBuild(row.txId, { tx })
   return { txId: row.txId, status: (await ctx.build(row.txId)).status }
 }
 

@@ -18,7 +18,7 @@ export {
   withdrawalHeaderJson,
   withdrawalJson
 } from './runtime-json'
-export { alreadySubmitted, MarloweService, safetyErrorsOf, submitTargetOf, type ChainStatus } from './service'
-export type { SubmitEnvelope } from './signed-tx'
+export { MarloweService, safetyErrorsOf, type ChainStatus } from './service'
+export type { SignedForm } from './signed-tx'
 export { ContractSources, type ImportedSources } from './sources'
 export type * from './types'

@@ -6,9 +6,7 @@
  */
 import { deploymentOf, payoutValidatorAddress } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
-import { bytesToHex } from '../../core/bytes'
 import type { JsonObject } from '../../core/json/lossless'
-import { txEnvelopeType } from '../../core/cardano/tx-envelope'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
 import type { HeldBy, PageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
@@ -27,13 +25,14 @@ import { contractPartyKeys, contractQuery } from './parties'
 import { chooseBurns } from './burns'
 import { applyRecord, burnRecord, createRecord, storedRecord, withdrawRecord } from './records'
 import type { RoleTokenFilter } from './role-token-filter'
-import { signedTransaction, type SubmitEnvelope } from './signed-tx'
+import { signedTransaction, type SignedForm } from './signed-tx'
 import type { ContractSources, SourceWithContinuations } from './sources'
 import { readableRows, readStored } from './unreadable'
 import { unneededWitnessKeys } from './witness-keys'
 import type {
   ApplyInputsRequest,
   ApplyInputsResult,
+  BuildRef,
   BurnResult,
   ContractFilter,
   ContractHeader,
@@ -46,7 +45,6 @@ import type {
   PayoutView,
   SignedSubmission,
   SubmitOutcome,
-  SubmitTarget,
   TransactionHeader,
   TransactionView,
   WithdrawalView,
@@ -75,16 +73,13 @@ function superseded(row: TxRow): EngineError {
   )
 }
 
-/** Runtime's 409 for a submit of a transaction already submitted or on chain (runtime-api.md §3.4, §3.9, §3.11). */
-export function alreadySubmitted(kind: SubmitTarget['kind']): EngineError {
-  if (kind === 'burn') return new EngineError('Conflict', 'TxAlreadySubmitted', 'Tx already submitted')
-  return kind === 'withdraw'
-    ? new EngineError('Conflict', 'WithdrawalAlreadySubmitted', 'Withdrawal already submitted')
-    : new EngineError(
-        'Conflict',
-        'ContractAlreadySubmitted',
-        kind === 'create' ? 'Contract already submitted' : 'Transaction already submitted'
-      )
+/** A submit of a build that is no longer unsigned (submitted, on chain, or being submitted now). */
+function alreadySubmitted(row: TxRow, status: string): EngineError {
+  return new EngineError('Conflict', 'AlreadySubmitted', `transaction ${row.txId} is already ${status}`, {
+    txId: row.txId,
+    kind: row.kind,
+    status
+  })
 }
 
 function discarded(row: TxRow): EngineError {
@@ -108,12 +103,9 @@ function withHeldInputs(e: EngineError, held: HeldOutputs): EngineError {
   })
 }
 
-/** The PUT a stored build is submitted by. */
-export function submitTargetOf(row: TxRow): SubmitTarget {
-  if (row.kind === 'create') return { kind: 'create', contractId: row.contractId ?? '' }
-  if (row.kind === 'apply') return { kind: 'apply', contractId: row.contractId ?? '', transactionId: row.txId }
-  if (row.kind === 'burn') return { kind: 'burn', txId: row.txId }
-  return { kind: 'withdraw', withdrawalId: row.txId }
+/** Which build a stored transaction is: its kind, and the contract it creates or applies inputs to. */
+function buildRefOf(row: TxRow): BuildRef {
+  return { kind: row.kind, txId: row.txId, ...(row.contractId === undefined ? {} : { contractId: row.contractId }) }
 }
 
 /** Runtime's safety findings a creation or application was built with (a withdrawal or burn has none). */
@@ -353,16 +345,26 @@ export class MarloweService {
   // ---- submit ---------------------------------------------------------------------------------------------
 
   /**
-   * Submits the signed form of a stored build; resolves once the node accepted it (Runtime's 202), or with
-   * `alreadyOnChain` when the node turned it down because it had it already.
+   * The stored build `txId` while it can still be submitted: NotFound when there is none, Conflict once it was
+   * submitted (or is being submitted now), discarded or superseded.
    */
-  async submit(target: SubmitTarget, envelope: SubmitEnvelope): Promise<SubmitOutcome> {
-    const row = await this.submitTarget(target)
-    const already = (): EngineError => alreadySubmitted(target.kind)
-    if (row.status !== 'unsigned' || this.inFlight.has(row.txId)) throw already()
+  async submittable(txId: string): Promise<TxRow> {
+    const row = await this.store.tx(txId.toLowerCase())
+    if (row === undefined) throw notFound('TxNotFound', `there is no transaction ${txId} built here`)
+    if (this.inFlight.has(row.txId)) throw alreadySubmitted(row, 'being submitted')
+    if (row.status !== 'unsigned') throw alreadySubmitted(row, row.status)
     if (row.discardedAt !== undefined) throw discarded(row)
     if (row.supersededAt !== undefined) throw superseded(row)
-    const signed = signedTransaction({ txId: row.txId, era: BUILD_ERA, unsignedTx: row.unsignedTx }, envelope)
+    return row
+  }
+
+  /**
+   * Submits the signed form of the stored build `txId`; resolves once the node accepted it, or with
+   * `alreadyOnChain` when the node turned it down because it had it already.
+   */
+  async submitBuild(txId: string, signedForm: SignedForm): Promise<SubmitOutcome> {
+    const row = await this.submittable(txId)
+    const signed = signedTransaction({ txId: row.txId, era: BUILD_ERA, unsignedTx: row.unsignedTx }, signedForm)
     const unneeded = await unneededWitnessKeys(this.provider, signed)
     if (unneeded.length > 0) {
       throw new EngineError(
@@ -372,6 +374,7 @@ export class MarloweService {
         { keyHashes: unneeded }
       )
     }
+    if (this.inFlight.has(row.txId)) throw alreadySubmitted(row, 'being submitted')
     this.inFlight.add(row.txId)
     try {
       await this.store.recordSubmitAttempt(row.txId, signed)
@@ -389,7 +392,7 @@ export class MarloweService {
         outcome = 'alreadyOnChain'
       }
       // The inputs stay reserved until the tx is confirmed: until then the ledger still lists them as unspent.
-      if (!(await this.store.markSubmitted(row.txId, signed, this.now()))) throw already()
+      if (!(await this.store.markSubmitted(row.txId, signed, this.now()))) throw alreadySubmitted(row, 'submitted')
       return outcome
     } finally {
       this.inFlight.delete(row.txId)
@@ -402,24 +405,20 @@ export class MarloweService {
    * (the chain index then shows what it did). Resolves once the node accepted it. Safe to repeat: a transaction
    * already submitted, or that the node refuses because it already has it, is said so instead of sent again.
    */
-  async submitSigned(file: Pick<TransactionFile, 'tx' | 'txId' | 'era'>): Promise<SignedSubmission> {
+  async submitSigned(file: Pick<TransactionFile, 'tx' | 'txId'>): Promise<SignedSubmission> {
     const { txId } = file
     const row = await this.store.tx(txId)
-    const build = row === undefined ? undefined : submitTargetOf(row)
     const answer = (already?: SignedSubmission['already']): SignedSubmission => ({
       txId,
-      ...(build === undefined ? {} : { build }),
+      ...(row === undefined ? {} : { build: buildRefOf(row) }),
       ...(already === undefined ? {} : { already })
     })
     if (row !== undefined && row.status !== 'unsigned')
       return answer((await this.onChain(txId)) ?? { status: 'submitted' })
     try {
-      if (build === undefined) await this.sendToNode(file.tx)
-      else {
-        const envelope = { type: txEnvelopeType(file.era), description: '', cborHex: bytesToHex(file.tx) }
-        if ((await this.submit(build, envelope)) === 'alreadyOnChain') {
-          return answer((await this.onChain(txId)) ?? { status: 'submitted' })
-        }
+      if (row === undefined) await this.sendToNode(file.tx)
+      else if ((await this.submitBuild(txId, { tx: file.tx })) === 'alreadyOnChain') {
+        return answer((await this.onChain(txId)) ?? { status: 'submitted' })
       }
       return answer()
     } catch (e) {
@@ -470,68 +469,23 @@ export class MarloweService {
     }
   }
 
-  private async submitTarget(given: SubmitTarget): Promise<TxRow> {
-    const target = lowerCaseIds(given)
-    const wrongPlace = (row: TxRow): EngineError => {
-      const where =
-        row.kind === 'create'
-          ? `PUT /contracts/${encodeURIComponent(row.contractId ?? '')}`
-          : row.kind === 'apply'
-            ? `PUT /contracts/${encodeURIComponent(row.contractId ?? '')}/transactions/${row.txId}`
-            : row.kind === 'withdraw'
-              ? `PUT /withdrawals/${row.txId}`
-              : `PUT /role-tokens/burnTxs/${row.txId}`
-      const what = {
-        create: 'a contract creation',
-        apply: 'an input application',
-        withdraw: 'a withdrawal',
-        burn: 'a role-token burn'
-      }[row.kind]
-      return new EngineError(
-        'BadRequest',
-        'WrongSubmitOperation',
-        `transaction ${row.txId} was built as ${what}: submit it with ${where}`,
-        { kind: row.kind, txId: row.txId }
-      )
-    }
-    switch (target.kind) {
-      case 'create': {
-        const contract = await this.store.contract(target.contractId)
-        const row = contract === undefined ? undefined : await this.store.tx(contract.createTxId)
-        if (row !== undefined) return row
-        const other = await this.store.tx(target.contractId.slice(0, 64))
-        if (other !== undefined) throw wrongPlace(other)
-        throw notFound('NotFound', 'Contract not found')
-      }
-      case 'apply': {
-        const row = await this.store.tx(target.transactionId)
-        if (row === undefined) throw notFound('NotFound', 'Transaction not found')
-        if (row.kind !== 'apply') throw wrongPlace(row)
-        if (row.contractId !== target.contractId) throw notFound('NotFound', 'Transaction not found')
-        return row
-      }
-      case 'withdraw': {
-        const row = await this.store.tx(target.withdrawalId)
-        if (row === undefined) throw notFound('NotFound', 'Withdrawal not found')
-        if (row.kind !== 'withdraw') throw wrongPlace(row)
-        return row
-      }
-      case 'burn': {
-        // Runtime answers an unknown burn with 400, not 404 (runtime-api.md §3.13).
-        const row = await this.store.tx(target.txId)
-        if (row === undefined) throw new EngineError('BadRequest', 'TxNotFound', 'Transaction not found')
-        if (row.kind !== 'burn') throw wrongPlace(row)
-        return row
-      }
-    }
-  }
-
   /** Changes whenever anything the reads report may have changed (see ServiceStore.version). */
   get stateVersion(): number {
     return this.store.version
   }
 
   // ---- reads ----------------------------------------------------------------------------------------------
+
+  /** The stored build `txId`, whatever its status. */
+  builtTx(txId: string): Promise<TxRow | undefined> {
+    return this.store.tx(txId.toLowerCase())
+  }
+
+  /** The stored build that creates the contract `contractId`. */
+  async creationOf(contractId: string): Promise<TxRow | undefined> {
+    const contract = await this.store.contract(contractId.toLowerCase())
+    return contract === undefined ? undefined : this.store.tx(contract.createTxId)
+  }
 
   async getContract(id: string): Promise<ContractView> {
     const contractId = id.toLowerCase()
@@ -751,19 +705,6 @@ export class MarloweService {
     if (row === undefined)
       throw new EngineError('Internal', 'CorruptStore', `transaction ${txId} vanished from the store`)
     return row
-  }
-}
-
-function lowerCaseIds(t: SubmitTarget): SubmitTarget {
-  switch (t.kind) {
-    case 'create':
-      return { kind: t.kind, contractId: t.contractId.toLowerCase() }
-    case 'apply':
-      return { kind: t.kind, contractId: t.contractId.toLowerCase(), transactionId: t.transactionId.toLowerCase() }
-    case 'withdraw':
-      return { kind: t.kind, withdrawalId: t.withdrawalId.toLowerCase() }
-    case 'burn':
-      return { kind: t.kind, txId: t.txId.toLowerCase() }
   }
 }
 

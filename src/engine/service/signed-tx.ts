@@ -1,22 +1,14 @@
 /**
- * Turns the body of a submit (Runtime's PUT) into the signed transaction to hand to the node: a full `Tx <era>`
- * must be the very transaction that was built (same body hash); a witness set (`ShelleyTxWitness <era>`, or a
- * cardano-cli `TxWitness <era>`) has its key witnesses spliced into the stored transaction byte for byte.
- * Every signature is checked here, so a wrong one is a clear 400 rather than a node's ledger error.
+ * The signed transaction of a stored build, from what the signer gives back: the whole signed transaction, which
+ * must be the very one built (same body hash), or key witnesses, spliced into the stored transaction byte for
+ * byte. Every signature is checked here, so a wrong one is a clear BadRequest rather than a node's ledger error.
  */
-import { BytesError, bytesToHex, hexToBytes } from '../../core/bytes'
-import {
-  envelopeContent,
-  keyWitnessEnvelopeType,
-  txEnvelopeType,
-  witnessSetEnvelopeType,
-  type Era
-} from '../../core/cardano/tx-envelope'
+import { bytesToHex } from '../../core/bytes'
+import type { Era } from '../../core/cardano/tx-envelope'
 import {
   addVkeyWitnesses,
   splitTransaction,
   vkeyWitnessesOfWitnessSet,
-  vkeyWitnessOfKeyWitness,
   WitnessError,
   type VkeyWitness
 } from '../../core/cardano/witnesses'
@@ -30,42 +22,11 @@ export interface StoredBuild {
   readonly unsignedTx: Uint8Array
 }
 
-/** A raw submit body as it arrives (the HTTP layer has checked the three keys are strings). */
-export interface SubmitEnvelope {
-  readonly type: string
-  readonly description: string
-  readonly cborHex: string
-}
+/** What a signer gives back for a build: the signed transaction whole, or the key witnesses it made. */
+export type SignedForm = { readonly tx: Uint8Array } | { readonly witnesses: readonly VkeyWitness[] }
 
 const bad = (code: string, message: string, details: Record<string, unknown> = {}): EngineError =>
   new EngineError('BadRequest', code, message, details)
-
-/**
- * Runtime's message, word for word (clients match on it); the details list every type this service takes, which
- * beside Runtime's are cardano-cli's key witness and, for a Conway build, the Babbage witness set the published
- * Runtime client sends.
- */
-function unknownType(envelope: SubmitEnvelope, era: Era): EngineError {
-  const allowed = [txEnvelopeType(era), witnessSetEnvelopeType(era)]
-  const taken = [...allowed, keyWitnessEnvelopeType(era)]
-  const accepted = era === 'Babbage' ? taken : [...taken, witnessSetEnvelopeType('Babbage')]
-  return bad(
-    'BadRequest',
-    `Unknown envelope type - allowed types are: ${allowed.map((t) => JSON.stringify(t)).join(', ')}`,
-    { type: envelope.type, accepted }
-  )
-}
-
-function cborOf(envelope: SubmitEnvelope): Uint8Array {
-  try {
-    const bytes = hexToBytes(envelope.cborHex)
-    if (bytes.length === 0) throw new BytesError('empty')
-    return bytes
-  } catch (e) {
-    if (e instanceof BytesError) throw bad('BadRequest', 'Invalid text envelope cbor value', { reason: e.message })
-    throw e
-  }
-}
 
 /** Each witness once: copies of one signature are one signature (and are checked once). */
 function distinct(witnesses: readonly VkeyWitness[]): VkeyWitness[] {
@@ -90,19 +51,21 @@ function checkSignatures(tx: Uint8Array, witnesses: readonly VkeyWitness[]): voi
   })
 }
 
-function invalidCbor(e: unknown): never {
-  if (e instanceof WitnessError) throw bad('BadRequest', `Invalid text envelope cbor value: ${e.message}`)
+function unreadable(e: unknown): never {
+  if (e instanceof WitnessError) {
+    throw bad('InvalidTransaction', `the signed transaction cannot be read: ${e.message}`, { reason: e.message })
+  }
   throw e
 }
 
-function fullTransaction(build: StoredBuild, cbor: Uint8Array): Uint8Array {
-  let body: Uint8Array
+function fullTransaction(build: StoredBuild, tx: Uint8Array): Uint8Array {
+  let parts
   try {
-    body = splitTransaction(cbor).body
+    parts = splitTransaction(tx)
   } catch (e) {
-    invalidCbor(e)
+    unreadable(e)
   }
-  const id = blake2b256Hex(body)
+  const id = blake2b256Hex(parts.body)
   if (id !== build.txId) {
     throw bad(
       'TxBodyMismatch',
@@ -110,21 +73,19 @@ function fullTransaction(build: StoredBuild, cbor: Uint8Array): Uint8Array {
       { expected: build.txId, actual: id }
     )
   }
-  const witnesses = (() => {
-    try {
-      const parts = splitTransaction(cbor)
-      const vkeys = parts.witnessSet.entries.find(([k]) => k.kind === 'int' && k.value === 0n)
-      if (vkeys === undefined) return []
-      return vkeyWitnessesOfWitnessSet(cbor.slice(parts.witnessSet.start, parts.witnessSet.end))
-    } catch (e) {
-      return invalidCbor(e)
-    }
-  })()
+  const vkeys = parts.witnessSet.entries.find(([k]) => k.kind === 'int' && k.value === 0n)
+  let witnesses: VkeyWitness[] = []
+  try {
+    if (vkeys !== undefined)
+      witnesses = vkeyWitnessesOfWitnessSet(tx.slice(parts.witnessSet.start, parts.witnessSet.end))
+  } catch (e) {
+    unreadable(e)
+  }
   if (witnesses.length === 0) {
     throw bad('MissingSignatures', 'the transaction carries no signatures: sign it before submitting')
   }
-  checkSignatures(cbor, distinct(witnesses))
-  return cbor
+  checkSignatures(tx, distinct(witnesses))
+  return tx
 }
 
 function mergeWitnesses(build: StoredBuild, witnesses: readonly VkeyWitness[]): Uint8Array {
@@ -134,34 +95,7 @@ function mergeWitnesses(build: StoredBuild, witnesses: readonly VkeyWitness[]): 
   return addVkeyWitnesses(build.unsignedTx, unique).tx
 }
 
-/** The signed transaction a submit body stands for; 400 (EngineError BadRequest) for anything else. */
-export function signedTransaction(build: StoredBuild, envelope: SubmitEnvelope): Uint8Array {
-  const content = envelopeContent({ type: envelope.type, description: envelope.description, cbor: new Uint8Array() })
-  if (content === undefined) throw unknownType(envelope, build.era)
-  const cbor = cborOf(envelope)
-  switch (content.kind) {
-    case 'tx':
-      if (content.era !== build.era) throw unknownType(envelope, build.era)
-      return fullTransaction(build, cbor)
-    case 'witness-set':
-      // The published Runtime client labels every witness set Babbage, whatever the era.
-      if (content.era !== build.era && content.era !== 'Babbage') throw unknownType(envelope, build.era)
-      try {
-        return mergeWitnesses(build, vkeyWitnessesOfWitnessSet(cbor))
-      } catch (e) {
-        return invalidCbor(e)
-      }
-    case 'key-witness':
-      if (content.era !== build.era) throw unknownType(envelope, build.era)
-      try {
-        return mergeWitnesses(build, [vkeyWitnessOfKeyWitness(cbor)])
-      } catch (e) {
-        return invalidCbor(e)
-      }
-    case 'body':
-      throw bad(
-        'MissingSignatures',
-        `a "${envelope.type}" holds a body without signatures: send the signed "${txEnvelopeType(build.era)}" or a "${witnessSetEnvelopeType(build.era)}"`
-      )
-  }
+/** The signed transaction of `build`; BadRequest (EngineError) when `signed` is not a signature of it. */
+export function signedTransaction(build: StoredBuild, signed: SignedForm): Uint8Array {
+  return 'tx' in signed ? fullTransaction(build, signed.tx) : mergeWitnesses(build, signed.witnesses)
 }

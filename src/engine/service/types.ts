@@ -6,9 +6,9 @@ import type { JsonObject } from '../../core/json/lossless'
 import type { Contract, Input, Party, State, TimeInterval, TransactionOutput } from '../../core/marlowe/types'
 import type { NextSteps } from '../../core/marlowe/next'
 import type { ApplyRequest, CreateRequest, WithdrawRequest } from '../build'
-import type { BlockRow, PageRequest, TxStatusName } from '../../store/service-store'
+import type { BlockRow, PageRequest, TxKind, TxStatusName } from '../../store/service-store'
 
-export type { BlockRow, PageRequest, TxStatusName }
+export type { BlockRow, PageRequest, TxKind, TxStatusName }
 
 /** Every build carries Runtime's tags and metadata maps (required, possibly empty). */
 export interface Labelled {
@@ -58,12 +58,12 @@ export interface WithdrawResult {
   readonly unsigned: UnsignedTx
 }
 
-/** Which build a submit is for: the path of the PUT. */
-export type SubmitTarget =
-  | { readonly kind: 'create'; readonly contractId: string }
-  | { readonly kind: 'apply'; readonly contractId: string; readonly transactionId: string }
-  | { readonly kind: 'withdraw'; readonly withdrawalId: string }
-  | { readonly kind: 'burn'; readonly txId: string }
+/** Which of the stored builds a transaction is: its kind, and the contract it creates or applies inputs to. */
+export interface BuildRef {
+  readonly kind: TxKind
+  readonly txId: string
+  readonly contractId?: string
+}
 
 /**
  * How a submit ended: the node took the transaction now, or it refused it because it had it already (an earlier
@@ -74,7 +74,7 @@ export type SubmitOutcome = 'accepted' | 'alreadyOnChain'
 /** A signed transaction taken by the node: which of our builds it was, if one, and whether it was there already. */
 export interface SignedSubmission {
   readonly txId: string
-  readonly build?: SubmitTarget
+  readonly build?: BuildRef
   /** Not sent again: the node has it (in a block, or waiting), or our record says it was submitted. */
   readonly already?:
     | { readonly status: 'confirmed'; readonly block: BlockPoint }

@@ -119,7 +119,7 @@ export interface Built {
   readonly kind: TxKind
   readonly tx: Uint8Array
   readonly txId: string
-  /** Submits the signed transaction as Runtime's PUT takes a full Tx, and follows the chain. */
+  /** Submits the signed transaction whole, and follows the chain. */
   submit(signed: Uint8Array): Promise<void>
   resolved(): Promise<Awaited<ReturnType<typeof chainFacts>>['resolvedInputs']>
 }
@@ -129,14 +129,13 @@ export interface Built {
  * signed) and submitted before the next is built, since each spends the one before.
  */
 export async function everyTxKind(h: ServiceHarness, sign: (built: Built) => Promise<Uint8Array>): Promise<void> {
-  const envelope = (tx: Uint8Array) => ({ type: 'Tx ConwayEra', description: '', cborHex: bytesToHex(tx) })
-  const step = async (kind: TxKind, tx: Uint8Array, txId: string, target: Parameters<typeof h.service.submit>[0]) => {
+  const step = async (kind: TxKind, tx: Uint8Array, txId: string) => {
     const built: Built = {
       kind,
       tx,
       txId,
       submit: async (signed) => {
-        await h.service.submit(target, envelope(signed))
+        await h.service.submitBuild(txId, { tx: signed })
         await h.follower.sync()
       },
       resolved: async () => (await chainFacts(h.sandbox, tx)).resolvedInputs
@@ -148,18 +147,14 @@ export async function everyTxKind(h: ServiceHarness, sign: (built: Built) => Pro
     { contract: HOLDER_CONTRACT, roles: HOLDER_ROLES, tags: { 'desk.test': 'hardware' }, metadata: {} }
   )
   const { contractId } = created
-  await step('create', created.unsigned.tx, contractId.slice(0, 64), { kind: 'create', contractId })
+  await step('create', created.unsigned.tx, contractId.slice(0, 64))
   const apply = async (kind: TxKind, inputs: Parameters<typeof h.service.applyInputs>[2]['inputs']) => {
     const built = await h.service.applyInputs(
       contractId,
       { changeAddress: carol.address },
       { inputs, tags: {}, metadata: {} }
     )
-    await step(kind, built.unsigned.tx, built.transactionId, {
-      kind: 'apply',
-      contractId,
-      transactionId: built.transactionId
-    })
+    await step(kind, built.unsigned.tx, built.transactionId)
     return built.transactionId
   }
   await apply('apply-as-role', [{ content: { type: 'IChoice', choice: { name: 'go', owner: HOLDER }, chosen: 1n } }])
@@ -168,8 +163,5 @@ export async function everyTxKind(h: ServiceHarness, sign: (built: Built) => Pro
   ])
   const payoutId = (await h.service.getTransaction(contractId, closed)).payouts[0]!.payoutId
   const withdrawal = await h.service.withdraw({ changeAddress: carol.address }, { payouts: [parseRef(payoutId)!] })
-  await step('withdraw', withdrawal.unsigned.tx, withdrawal.withdrawalId, {
-    kind: 'withdraw',
-    withdrawalId: withdrawal.withdrawalId
-  })
+  await step('withdraw', withdrawal.unsigned.tx, withdrawal.withdrawalId)
 }

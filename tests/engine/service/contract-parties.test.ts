@@ -7,7 +7,7 @@ import Database from 'better-sqlite3'
 import { afterEach, expect, test } from 'vitest'
 import { rolesEscrow } from '../build/flows'
 import { testWallet } from '../build/support'
-import { escrowRoles, serviceHarness, witnessEnvelope, type ServiceHarness } from './support'
+import { escrowRoles, serviceHarness, witnessed, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
 const carol = testWallet('carol')
@@ -24,10 +24,7 @@ test('parties forgotten by an older store are found again when the service opens
     { changeAddress: carol.address },
     { contract: rolesEscrow(), roles: escrowRoles(), tags: {}, metadata: {} }
   )
-  await h.service.submit(
-    { kind: 'create', contractId: created.contractId },
-    witnessEnvelope(created.unsigned.tx, [carol])
-  )
+  await h.service.submitBuild(created.contractId.slice(0, 64), witnessed(created.unsigned.tx, [carol]))
   await h.follower.sync()
   const rolesCurrency = (await h.service.getContract(created.contractId)).rolesCurrency
   const byRole = { partyRoles: [{ policyId: rolesCurrency, role: 'Buyer' }] }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { ADA, failure, ManualClock, T0, type TestWallet } from '../build/support'
-import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeKinds, storeOption, witnessEnvelope } from './support'
+import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeKinds, storeOption, witnessed } from './support'
 
 let cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -57,16 +57,13 @@ describe.each(storeKinds())('discarding an unsigned build ($name)', ({ available
       expect((await opened.store.tx(txId))?.supersededAt).toBeUndefined()
 
       const refused = await failure(
-        service.submit({ kind: 'create', contractId: first.contractId }, witnessEnvelope(first.unsigned.tx, [wallet]))
+        service.submitBuild(first.contractId.slice(0, 64), witnessed(first.unsigned.tx, [wallet]))
       )
       expect(refused.kind).toBe('Conflict')
       expect(refused.code).toBe('BuildDiscarded')
       expect(refused.message).toContain('was discarded, so it can no longer be submitted')
 
-      await service.submit(
-        { kind: 'create', contractId: second.contractId },
-        witnessEnvelope(second.unsigned.tx, [wallet])
-      )
+      await service.submitBuild(second.contractId.slice(0, 64), witnessed(second.unsigned.tx, [wallet]))
       expect((await service.getContract(second.contractId)).status).toBe('submitted')
     }
   )
@@ -91,7 +88,7 @@ describe.each(storeKinds())('discarding an unsigned build ($name)', ({ available
       { changeAddress: wallet.address },
       { contract: notify, tags: {}, metadata: {} }
     )
-    await service.submit({ kind: 'create', contractId: built.contractId }, witnessEnvelope(built.unsigned.tx, [wallet]))
+    await service.submitBuild(built.contractId.slice(0, 64), witnessed(built.unsigned.tx, [wallet]))
     const txId = built.contractId.slice(0, 64)
     const refused = await failure(service.discard(txId))
     expect(refused.kind).toBe('Conflict')

@@ -9,7 +9,7 @@ import { parseRef } from '../../../src/engine/build'
 import type { OpenService } from '../../../src/engine/service'
 import { rolesEscrow } from '../build/flows'
 import { testWallet, type TestWallet } from '../build/support'
-import { choose, escrowRoles, role, witnessEnvelope } from './support'
+import { choose, escrowRoles, role, witnessed } from './support'
 
 /** The roles escrow created by carol (roles to alice, bob and carol), signed, submitted and followed. */
 export async function createEscrow(h: Pick<OpenService, 'service' | 'follower'>): Promise<string> {
@@ -22,10 +22,7 @@ export async function createEscrow(h: Pick<OpenService, 'service' | 'follower'>)
       metadata: { '674': { msg: ['an escrow'] } }
     }
   )
-  await h.service.submit(
-    { kind: 'create', contractId: created.contractId },
-    witnessEnvelope(created.unsigned.tx, [testWallet('carol')])
-  )
+  await h.service.submitBuild(created.contractId.slice(0, 64), witnessed(created.unsigned.tx, [testWallet('carol')]))
   await h.follower.sync()
   return created.contractId
 }
@@ -42,10 +39,7 @@ export async function applyAs(
     { changeAddress: wallet.address },
     { inputs, tags: {}, metadata: {} }
   )
-  await h.service.submit(
-    { kind: 'apply', contractId, transactionId: built.transactionId },
-    witnessEnvelope(built.unsigned.tx, [wallet])
-  )
+  await h.service.submitBuild(built.transactionId, witnessed(built.unsigned.tx, [wallet]))
   await h.follower.sync()
   return built.transactionId
 }
@@ -80,10 +74,7 @@ export async function finishWithOther(desk: Builder, other: Builder, contractId:
   expect((await other.service.getPayout(payoutId)).status).toBe('available')
   const bob = testWallet('bob')
   const withdrawal = await other.service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
-  await other.service.submit(
-    { kind: 'withdraw', withdrawalId: withdrawal.withdrawalId },
-    witnessEnvelope(withdrawal.unsigned.tx, [bob])
-  )
+  await other.service.submitBuild(withdrawal.withdrawalId, witnessed(withdrawal.unsigned.tx, [bob]))
   expect((await desk.follower.sync()).recorded).toEqual([withdrawal.withdrawalId])
   expect(await desk.service.getPayout(payoutId)).toMatchObject({
     status: 'withdrawn',

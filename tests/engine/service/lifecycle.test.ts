@@ -8,7 +8,7 @@ import { ADA as ADA_TOKEN, type Input } from '../../../src/core/marlowe/types'
 import { parseRef } from '../../../src/engine/build'
 import { rolesEscrow } from '../build/flows'
 import { ADA, testWallet } from '../build/support'
-import { choose, escrowRoles, role, serviceHarness, type ServiceHarness, storeKinds, witnessEnvelope } from './support'
+import { choose, escrowRoles, role, serviceHarness, type ServiceHarness, storeKinds, witnessed } from './support'
 
 const alice = testWallet('alice')
 const bob = testWallet('bob')
@@ -40,15 +40,11 @@ describe.each(storeKinds())('MarloweService on the sandbox, stored in $name', ({
     expect((await view).current?.utxo).toBeUndefined()
     expect(await service.listContracts()).toEqual([])
 
-    // The published Runtime client labels its witness sets Babbage.
-    await service.submit(
-      { kind: 'create', contractId: created.contractId },
-      witnessEnvelope(created.unsigned.tx, [carol], 'Babbage')
-    )
+    await service.submitBuild(created.contractId.slice(0, 64), witnessed(created.unsigned.tx, [carol]))
     expect((await service.getContract(created.contractId)).status).toBe('submitted')
     await expect(
-      service.submit({ kind: 'create', contractId: created.contractId }, witnessEnvelope(created.unsigned.tx, [carol]))
-    ).rejects.toMatchObject({ kind: 'Conflict', code: 'ContractAlreadySubmitted' })
+      service.submitBuild(created.contractId.slice(0, 64), witnessed(created.unsigned.tx, [carol]))
+    ).rejects.toMatchObject({ kind: 'Conflict', code: 'AlreadySubmitted' })
 
     expect((await follower.sync()).confirmed).toEqual([created.contractId.slice(0, 64)])
     view = service.getContract(created.contractId)
@@ -73,10 +69,7 @@ describe.each(storeKinds())('MarloweService on the sandbox, stored in $name', ({
         { inputs, tags: {}, metadata: {} }
       )
       expect((await service.getTransaction(created.contractId, built.transactionId)).status).toBe('unsigned')
-      await service.submit(
-        { kind: 'apply', contractId: created.contractId, transactionId: built.transactionId },
-        witnessEnvelope(built.unsigned.tx, [wallet])
-      )
+      await service.submitBuild(built.transactionId, witnessed(built.unsigned.tx, [wallet]))
       await follower.sync()
       return service.getTransaction(created.contractId, built.transactionId)
     }
@@ -114,17 +107,7 @@ describe.each(storeKinds())('MarloweService on the sandbox, stored in $name', ({
     expect((await service.listPayouts({ status: 'available' })).map((p) => p.payoutId)).toEqual([payoutId])
     const withdrawal = await service.withdraw({ changeAddress: bob.address }, { payouts: [parseRef(payoutId)!] })
     expect((await service.getWithdrawal(withdrawal.withdrawalId)).status).toBe('unsigned')
-    // A withdrawal is not a contract: its signed tx cannot go through the contract's PUT.
-    await expect(
-      service.submit(
-        { kind: 'create', contractId: `${withdrawal.withdrawalId}#0` },
-        witnessEnvelope(withdrawal.unsigned.tx, [bob])
-      )
-    ).rejects.toMatchObject({ kind: 'BadRequest', code: 'WrongSubmitOperation' })
-    await service.submit(
-      { kind: 'withdraw', withdrawalId: withdrawal.withdrawalId },
-      witnessEnvelope(withdrawal.unsigned.tx, [bob])
-    )
+    await service.submitBuild(withdrawal.withdrawalId, witnessed(withdrawal.unsigned.tx, [bob]))
     await follower.sync()
     const done = service.getWithdrawal(withdrawal.withdrawalId)
     expect((await done).status).toBe('confirmed')

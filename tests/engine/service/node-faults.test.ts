@@ -14,14 +14,14 @@ import { OgmiosProvider } from '../../../src/chain/ogmios'
 import { hexToBytes } from '../../../src/core/bytes'
 import { decodeTransaction } from '../../../src/core/cardano/tx'
 import { EngineError } from '../../../src/engine/errors'
-import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
+import { openService, type OpenService, type SignedForm } from '../../../src/engine/service'
 import { genesis, type Lossless } from '../../chain/ogmios/fixtures'
 import { OgmiosPeer, type Answer } from '../../chain/ogmios/peer'
 import { addressUtxo, amount, provider as blockfrostOn, seededPeer } from '../../chain/blockfrost/fixtures'
 import { errorBody } from '../../chain/blockfrost/peer'
 import { ledgerRejection } from '../../chain/submit-api/peer'
 import { testWallet } from '../build/support'
-import { witnessEnvelope } from './support'
+import { witnessed } from './support'
 
 const alice = testWallet('alice')
 const ADA = 1_000_000n
@@ -111,8 +111,6 @@ async function createClose(node: { readonly current: OpenService }) {
   )
 }
 
-const target = (contractId: string) => ({ kind: 'create' as const, contractId })
-
 /** The service's refusal of `promise`, which must fail with an EngineError. */
 async function refusal(promise: Promise<unknown>): Promise<EngineError> {
   const e = await promise.then(
@@ -150,16 +148,16 @@ describe('node faults through the Ogmios adapter', () => {
     const txId = contractId.slice(0, 64)
     expect(contractId).toBe(`${txId}#0`) // the Marlowe output comes first
     expect(node.peer.requestsOf('queryLedgerState/utxo')).not.toHaveLength(0)
-    const signed: SubmitEnvelope = witnessEnvelope(built.unsigned.tx, [alice])
+    const signed: SignedForm = witnessed(built.unsigned.tx, [alice])
 
     // 1. Down: the node goes away, and connections are refused. The first submit may still meet the dying
     // connection (the adapter has not heard of its end yet); after that, every attempt is refused outright.
     await node.peer.stop()
-    const dying = await refusal(node.current.service.submit(target(contractId), signed))
+    const dying = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(dying).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(dying.message).toMatch(/connection to Ogmios (closed|is closing)|cannot connect/)
     await expectKeptUnsigned(node, contractId, built.unsigned.tx)
-    const down = await refusal(node.current.service.submit(target(contractId), signed))
+    const down = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(down).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(down.message).toMatch(
       /^the node did not take the transaction \(cannot connect to ws:\/\/127\.0\.0\.1:\d+: connect ECONNREFUSED .*\); it is kept and can be submitted again$/
@@ -175,7 +173,7 @@ describe('node faults through the Ogmios adapter', () => {
     // 2. Slow: the node takes the request but does not answer within the adapter's deadline. It never gets
     // round to it: the request is still queued when the service restarts and its connection goes.
     node.peer.fault('submitTransaction', { kind: 'hold' })
-    const slow = await refusal(node.current.service.submit(target(contractId), signed))
+    const slow = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(slow).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(slow.message).toMatch(new RegExp(`no answer to submitTransaction within ${REQUEST_TIMEOUT_MS} ms`))
     expect(node.peer.holding).toEqual(['submitTransaction'])
@@ -190,7 +188,7 @@ describe('node faults through the Ogmios adapter', () => {
 
     // 3. Rejecting: a ledger rejection, in Ogmios v6's shape, is the client's problem (403) with the node's reason.
     node.peer.onSubmit = unknownOutputReferences
-    const rejected = await refusal(node.current.service.submit(target(contractId), signed))
+    const rejected = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(rejected).toMatchObject({
       kind: 'Forbidden',
       code: 'SubmissionError',
@@ -210,7 +208,7 @@ describe('node faults through the Ogmios adapter', () => {
 
     // 4. Healthy: the same signed build goes through; the node has it in its mempool under the build's id.
     node.peer.onSubmit = accept
-    await node.current.service.submit(target(contractId), signed)
+    await node.current.service.submitBuild(contractId.slice(0, 64), signed)
     expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
     const sent = node.peer.requestsOf('submitTransaction')
     expect(sent).toHaveLength(3) // slow, rejected, accepted: nothing reached the node while it was down
@@ -245,10 +243,10 @@ describe('node faults through the Ogmios adapter', () => {
     const built = await createClose(node)
     const { contractId } = built
     const txId = contractId.slice(0, 64)
-    const signed = witnessEnvelope(built.unsigned.tx, [alice])
+    const signed = witnessed(built.unsigned.tx, [alice])
 
     node.peer.fault('submitTransaction', { kind: 'hold' })
-    const slow = await refusal(node.current.service.submit(target(contractId), signed))
+    const slow = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(slow).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     await expectKeptUnsigned(node, contractId, built.unsigned.tx)
 
@@ -260,9 +258,9 @@ describe('node faults through the Ogmios adapter', () => {
     await node.restart()
     expect(await node.current.follower.sync()).toEqual({ confirmed: [], recorded: [], dropped: [], reachedNode: true })
     expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
-    await expect(node.current.service.submit(target(contractId), signed)).rejects.toMatchObject({
+    await expect(node.current.service.submitBuild(contractId.slice(0, 64), signed)).rejects.toMatchObject({
       kind: 'Conflict',
-      code: 'ContractAlreadySubmitted'
+      code: 'AlreadySubmitted'
     })
 
     const block = await mine(node, txId)
@@ -289,15 +287,15 @@ describe('a retry the node refuses because it already has the tx', () => {
     const built = await createClose(node)
     const { contractId } = built
     const txId = contractId.slice(0, 64)
-    const signed = witnessEnvelope(built.unsigned.tx, [alice])
+    const signed = witnessed(built.unsigned.tx, [alice])
     node.peer.onSubmit = (cbor) => (node.peer.mempool.has(txIdOf(cbor)) ? unknownOutputReferences() : accept(cbor))
 
     node.peer.fault('submitTransaction', { kind: 'hold' })
-    await refusal(node.current.service.submit(target(contractId), signed))
+    await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     node.peer.release('submitTransaction')
     await vi.waitFor(() => expect([...node.peer.mempool]).toEqual([txId]))
     // The retry is refused by the node, but the node has the tx: the submit counts as done, and says so.
-    expect(await node.current.service.submit(target(contractId), signed)).toBe('alreadyOnChain')
+    expect(await node.current.service.submitBuild(contractId.slice(0, 64), signed)).toBe('alreadyOnChain')
     expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
 
     const block = await mine(node, txId)
@@ -344,15 +342,15 @@ describe('node faults through the Blockfrost adapter', () => {
     const built = await createClose(node)
     const { contractId } = built
     const txId = contractId.slice(0, 64)
-    const signed = witnessEnvelope(built.unsigned.tx, [alice])
+    const signed = witnessed(built.unsigned.tx, [alice])
 
     // 1. Down: connections are refused (a submission is never retried). As with Ogmios, the first submit may
     // still meet a kept-alive connection the server just closed; the next one is refused outright.
     await node.peer.stop()
-    const dying = await refusal(node.current.service.submit(target(contractId), signed))
+    const dying = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(dying).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     await expectKeptUnsigned(node, contractId, built.unsigned.tx)
-    const down = await refusal(node.current.service.submit(target(contractId), signed))
+    const down = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(down).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(down.message).toMatch(/ECONNREFUSED.*it is kept and can be submitted again/)
     await expectKeptUnsigned(node, contractId, built.unsigned.tx)
@@ -362,7 +360,7 @@ describe('node faults through the Blockfrost adapter', () => {
 
     // 2. Slow: no answer within the deadline (and then the connection goes, the tx never having reached the node).
     node.peer.faults.push({ match: SUBMIT, delayMs: 5 * REQUEST_TIMEOUT_MS, hangUp: true })
-    const slow = await refusal(node.current.service.submit(target(contractId), signed))
+    const slow = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(slow).toMatchObject({ kind: 'Unavailable', code: 'NodeUnavailable' })
     expect(slow.message).toMatch(new RegExp(`within ${REQUEST_TIMEOUT_MS} ms`))
     await expectKeptUnsigned(node, contractId, built.unsigned.tx)
@@ -373,7 +371,7 @@ describe('node faults through the Blockfrost adapter', () => {
     // 3. Rejecting: Blockfrost's 400 with the ledger's own words.
     const badInputs = `ConwayUtxowFailure (UtxoFailure (BadInputsUTxO (fromList [TxIn (TxId {unTxId = SafeHash "${SEED_TX}"}) (TxIx {unTxIx = 0})])))`
     node.peer.state.submit = () => ({ status: 400, body: errorBody(400, ledgerRejection([badInputs])) })
-    const rejected = await refusal(node.current.service.submit(target(contractId), signed))
+    const rejected = await refusal(node.current.service.submitBuild(contractId.slice(0, 64), signed))
     expect(rejected).toMatchObject({ kind: 'Forbidden', code: 'SubmissionError', details: { reason: badInputs } })
     await expectKeptUnsigned(node, contractId, built.unsigned.tx)
     await node.restart()
@@ -385,7 +383,7 @@ describe('node faults through the Blockfrost adapter', () => {
       node.peer.state.mempool.set(id, { tx: { hash: id } })
       return { status: 200, body: JSON.stringify(id) }
     }
-    await node.current.service.submit(target(contractId), signed)
+    await node.current.service.submitBuild(contractId.slice(0, 64), signed)
     expect((await node.current.service.getContract(contractId)).status).toBe('submitted')
     expect([...node.peer.state.mempool.keys()]).toEqual([txId])
     expect(node.peer.requestsTo(SUBMIT)).toHaveLength(3) // slow, rejected, accepted

@@ -1,6 +1,7 @@
 /**
- * Submits through the service: what a PUT body may be, which build it must match, and what happens when the
- * node refuses, cannot be reached, or drops a tx — nothing stored is lost, and a retry goes through.
+ * Submits as Runtime's PUTs make them (src/server/submits.ts onto the service's submitBuild): what a PUT body may
+ * be, which build it must match, and what happens when the node refuses, cannot be reached, or drops a tx —
+ * nothing stored is lost, and a retry goes through.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -18,7 +19,9 @@ import { GENESIS_ID } from '../../../src/chain/sandbox/genesis'
 import { bytesToHex } from '../../../src/core/bytes'
 import { splitTransaction, vkeyWitnessesOfWitnessSet, keyWitnessBytes } from '../../../src/core/cardano/witnesses'
 import { concatBytes, hexToBytes } from '../../../src/core/bytes'
-import { openService, type OpenService, type SubmitEnvelope } from '../../../src/engine/service'
+import { openService, type OpenService } from '../../../src/engine/service'
+import type { TextEnvelopeBody } from '../../../src/server/requests'
+import { submitByPath } from '../../../src/server/submits'
 import { openPostgresStore, openSqliteStore } from '../../../src/store/open-store'
 import { ManualClock, T0, sign, testWallet } from '../build/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
@@ -116,7 +119,11 @@ describe('submit bodies', () => {
     const s = await setup()
     const c = await createClose(s)
     const signed = sign(c.unsigned.tx, [alice])
-    await s.service.submit(target(c.contractId), { type: 'Tx ConwayEra', description: '', cborHex: bytesToHex(signed) })
+    await submitByPath(s.service, target(c.contractId), {
+      type: 'Tx ConwayEra',
+      description: '',
+      cborHex: bytesToHex(signed)
+    })
     await s.follower.sync()
     expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
   })
@@ -126,7 +133,7 @@ describe('submit bodies', () => {
     const c = await createClose(s)
     const set = witnessEnvelope(c.unsigned.tx, [alice])
     const [w] = vkeyWitnessesOfWitnessSet(hexToBytes(set.cborHex))
-    await s.service.submit(target(c.contractId), {
+    await submitByPath(s.service, target(c.contractId), {
       type: 'TxWitness ConwayEra',
       description: 'Key Witness ShelleyEra',
       cborHex: bytesToHex(keyWitnessBytes(w!))
@@ -134,7 +141,7 @@ describe('submit bodies', () => {
     expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
   })
 
-  const cases: ReadonlyArray<[string, (tx: Uint8Array) => SubmitEnvelope, string, RegExp]> = [
+  const cases: ReadonlyArray<[string, (tx: Uint8Array) => TextEnvelopeBody, string, RegExp]> = [
     [
       'an unknown type',
       () => ({ type: 'Nonsense', description: '', cborHex: '80' }),
@@ -193,14 +200,14 @@ describe('submit bodies', () => {
   test.each(cases)('refuses %s, and the tx stays unsigned and submittable', async (_name, body, code, message) => {
     const s = await setup()
     const c = await createClose(s)
-    const error = await s.service.submit(target(c.contractId), body(c.unsigned.tx)).then(
+    const error = await submitByPath(s.service, target(c.contractId), body(c.unsigned.tx)).then(
       () => undefined,
       (e: unknown) => e
     )
     expect(error).toMatchObject({ kind: 'BadRequest', code })
     expect((error as Error).message).toMatch(message)
     expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
-    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
     expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
   })
 
@@ -212,7 +219,7 @@ describe('submit bodies', () => {
       { contract: { type: 'Close' }, tags: {}, metadata: {} }
     )
     await expect(
-      s.service.submit(target(first.contractId), witnessEnvelope(second.unsigned.tx, [bob]))
+      submitByPath(s.service, target(first.contractId), witnessEnvelope(second.unsigned.tx, [bob]))
     ).rejects.toMatchObject({ kind: 'BadRequest', code: 'InvalidWitness' })
     expect((await s.service.getContract(first.contractId)).status).toBe('unsigned')
   })
@@ -221,13 +228,13 @@ describe('submit bodies', () => {
     const s = await setup()
     const c = await createClose(s)
     const both = witnessEnvelope(c.unsigned.tx, [alice, bob])
-    await expect(s.service.submit(target(c.contractId), both)).rejects.toMatchObject({
+    await expect(submitByPath(s.service, target(c.contractId), both)).rejects.toMatchObject({
       kind: 'BadRequest',
       code: 'UnneededSignature',
       details: { keyHashes: [bob.paymentKeyHash] }
     })
     expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
-    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
     expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
   })
 
@@ -241,7 +248,7 @@ describe('submit bodies', () => {
       Uint8Array.of(0xa1, 0x00, 0x99, copies >> 8, copies & 0xff),
       ...Array(copies).fill(one!.cbor)
     ])
-    await s.service.submit(target(c.contractId), {
+    await submitByPath(s.service, target(c.contractId), {
       type: 'ShelleyTxWitness ConwayEra',
       description: '',
       cborHex: bytesToHex(set)
@@ -262,31 +269,33 @@ describe('submit bodies', () => {
     )
     const other = bytesToHex(sign(second.unsigned.tx, [bob]))
     await expect(
-      s.service.submit(target(first.contractId), { type: 'Tx ConwayEra', description: '', cborHex: other })
+      submitByPath(s.service, target(first.contractId), { type: 'Tx ConwayEra', description: '', cborHex: other })
     ).rejects.toMatchObject({ code: 'TxBodyMismatch', details: { expected: first.contractId.slice(0, 64) } })
   })
 
   test('unknown ids are 404s; an apply tx id under the wrong contract is not found', async () => {
     const s = await setup()
-    const w: SubmitEnvelope = { type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'a0' }
-    await expect(s.service.submit(target(`${'ab'.repeat(32)}#1`), w)).rejects.toMatchObject({ kind: 'NotFound' })
-    await expect(s.service.submit({ kind: 'withdraw', withdrawalId: 'cd'.repeat(32) }, w)).rejects.toMatchObject({
-      kind: 'NotFound',
-      message: 'Withdrawal not found'
-    })
+    const w: TextEnvelopeBody = { type: 'ShelleyTxWitness ConwayEra', description: '', cborHex: 'a0' }
+    await expect(submitByPath(s.service, target(`${'ab'.repeat(32)}#1`), w)).rejects.toMatchObject({ kind: 'NotFound' })
+    await expect(submitByPath(s.service, { kind: 'withdraw', withdrawalId: 'cd'.repeat(32) }, w)).rejects.toMatchObject(
+      {
+        kind: 'NotFound',
+        message: 'Withdrawal not found'
+      }
+    )
     const c = await createClose(s)
     await expect(
-      s.service.submit({ kind: 'withdraw', withdrawalId: c.contractId.slice(0, 64) }, w)
+      submitByPath(s.service, { kind: 'withdraw', withdrawalId: c.contractId.slice(0, 64) }, w)
     ).rejects.toMatchObject({ kind: 'BadRequest', code: 'WrongSubmitOperation' })
     await expect(
-      s.service.submit({ kind: 'apply', contractId: c.contractId, transactionId: c.contractId.slice(0, 64) }, w)
+      submitByPath(s.service, { kind: 'apply', contractId: c.contractId, transactionId: c.contractId.slice(0, 64) }, w)
     ).rejects.toMatchObject({ kind: 'BadRequest', code: 'WrongSubmitOperation' })
   })
 
   test('ids are matched without regard to hex case', async () => {
     const s = await setup()
     const c = await createClose(s)
-    await s.service.submit(target(c.contractId.toUpperCase()), witnessEnvelope(c.unsigned.tx, [alice]))
+    await submitByPath(s.service, target(c.contractId.toUpperCase()), witnessEnvelope(c.unsigned.tx, [alice]))
     expect((await s.service.getContract(c.contractId.toUpperCase())).status).toBe('submitted')
   })
 
@@ -295,8 +304,8 @@ describe('submit bodies', () => {
     const c = await createClose(s)
     const w = witnessEnvelope(c.unsigned.tx, [alice])
     const results = await Promise.allSettled([
-      s.service.submit(target(c.contractId), w),
-      s.service.submit(target(c.contractId), w)
+      submitByPath(s.service, target(c.contractId), w),
+      submitByPath(s.service, target(c.contractId), w)
     ])
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({ reason: { kind: 'Conflict' } })
@@ -315,7 +324,7 @@ describe.each(kinds)('reservations ($name)', ({ available, storeUrl }) => {
       const held = async () => [...(await other.reservations.reserved(Number(s.clock.ms))).spent]
       const before = await held()
       expect(before.length).toBeGreaterThan(0)
-      await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      await submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
       expect(await held()).toEqual(before)
       await s.follower.sync()
       expect(await held()).toEqual([])
@@ -343,7 +352,7 @@ describe.each(kinds)('reservations ($name)', ({ available, storeUrl }) => {
       clock.ms += 2000n
       const second = await o.service.createContract({ changeAddress: alice.address }, request)
       expect(second.contractId).toBe(first.contractId)
-      await o.service.submit(target(second.contractId), witnessEnvelope(second.unsigned.tx, [alice]))
+      await submitByPath(o.service, target(second.contractId), witnessEnvelope(second.unsigned.tx, [alice]))
       await o.follower.sync()
       expect((await o.service.getContract(first.contractId)).status).toBe('confirmed')
     }
@@ -359,7 +368,7 @@ describe.each(kinds)('node faults ($name)', ({ available, storeUrl }) => {
       const c = await createClose(s)
       s.state.fault = 'reject'
       await expect(
-        s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+        submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
       ).rejects.toMatchObject({
         kind: 'Forbidden',
         code: 'SubmissionError',
@@ -373,15 +382,15 @@ describe.each(kinds)('node faults ($name)', ({ available, storeUrl }) => {
     const s = await setup(await place())
     const c = await createClose(s)
     s.state.fault = 'down'
-    await expect(s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))).rejects.toMatchObject(
-      {
-        kind: 'Unavailable',
-        code: 'NodeUnavailable'
-      }
-    )
+    await expect(
+      submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    ).rejects.toMatchObject({
+      kind: 'Unavailable',
+      code: 'NodeUnavailable'
+    })
     expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
     s.state.fault = undefined
-    await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
     await s.follower.sync()
     expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
   })
@@ -393,7 +402,7 @@ describe.each(kinds)('node faults ($name)', ({ available, storeUrl }) => {
       const c = await createClose(s)
       s.state.acceptButFail = true
       await expect(
-        s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+        submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
       ).rejects.toMatchObject({
         kind: 'Unavailable'
       })
@@ -411,14 +420,14 @@ describe.each(kinds)('node faults ($name)', ({ available, storeUrl }) => {
       const s = await setup(await place())
       const c = await createClose(s)
       s.state.hideStatus = true
-      await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      await submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
       expect((await s.follower.sync()).dropped).toEqual([])
       s.clock.ms += 61_000n
       expect((await s.follower.sync()).dropped).toEqual([c.contractId.slice(0, 64)])
       expect((await s.service.getContract(c.contractId)).status).toBe('unsigned')
       // Sent again: the node refuses the duplicate but has the tx, so it counts as submitted, then confirmed.
       s.state.hideStatus = false
-      await s.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+      await submitByPath(s.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
       expect((await s.service.getContract(c.contractId)).status).toBe('submitted')
       await s.follower.sync()
       expect((await s.service.getContract(c.contractId)).status).toBe('confirmed')
@@ -431,7 +440,7 @@ describe.each(kinds)('node faults ($name)', ({ available, storeUrl }) => {
     await s.close()
     const again = await setup(s.place, s)
     expect((await again.service.getContract(c.contractId)).unsigned?.tx).toEqual(c.unsigned.tx)
-    await again.service.submit(target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
+    await submitByPath(again.service, target(c.contractId), witnessEnvelope(c.unsigned.tx, [alice]))
     await again.follower.sync()
     expect((await again.service.getContract(c.contractId)).status).toBe('confirmed')
   })

@@ -10,7 +10,7 @@ import { SandboxProvider } from '../../../src/chain/sandbox'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { readTransaction } from '../../../src/engine/sign'
 import { ADA, failure, ManualClock, T0, type TestWallet } from '../build/support'
-import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeKinds, storeOption, witnessEnvelope } from './support'
+import { NOTIFY_THEN_CLOSE as notify, oneKeyWallet, storeKinds, storeOption, witnessed } from './support'
 
 /** A node that takes transactions into its mempool and never puts them in a block. */
 class StuckMempool extends DelegatingProvider {
@@ -65,20 +65,14 @@ describe.each(storeKinds())(
 
         // The abandoned one cannot be submitted any more, and says why.
         const refused = await failure(
-          service.submit(
-            { kind: 'create', contractId: abandoned.contractId },
-            witnessEnvelope(abandoned.unsigned.tx, [wallet])
-          )
+          service.submitBuild(abandoned.contractId.slice(0, 64), witnessed(abandoned.unsigned.tx, [wallet]))
         )
         expect(refused.code).toBe('BuildSuperseded')
         expect(refused.kind).toBe('Conflict')
         expect(refused.message).toContain('a newer build of the same wallet needed its inputs')
         expect((await service.getContract(abandoned.contractId)).status).toBe('unsigned')
 
-        await service.submit(
-          { kind: 'create', contractId: next.contractId },
-          witnessEnvelope(next.unsigned.tx, [wallet])
-        )
+        await service.submitBuild(next.contractId.slice(0, 64), witnessed(next.unsigned.tx, [wallet]))
         await follower.sync()
         expect((await service.getContract(next.contractId)).status).toBe('confirmed')
         expect((await sandbox.txStatus(abandoned.contractId.slice(0, 64))).status).toBe('unknown')
@@ -93,7 +87,7 @@ describe.each(storeKinds())(
         const create = (n: bigint) =>
           service.createContract({ changeAddress: wallet.address }, { contract: notify, tags: { n }, metadata: {} })
         const refusedOf = async (id: string, tx: Uint8Array): Promise<string> =>
-          (await failure(service.submit({ kind: 'create', contractId: id }, witnessEnvelope(tx, [wallet])))).code
+          (await failure(service.submitBuild(id.slice(0, 64), witnessed(tx, [wallet])))).code
         const first = await create(1n)
         const second = await create(2n)
         expect(await refusedOf(first.contractId, first.unsigned.tx)).toBe('BuildSuperseded')
@@ -101,10 +95,7 @@ describe.each(storeKinds())(
         const again = await create(1n)
         expect(again.contractId).toBe(first.contractId)
         expect(await refusedOf(second.contractId, second.unsigned.tx)).toBe('BuildSuperseded')
-        await service.submit(
-          { kind: 'create', contractId: first.contractId },
-          witnessEnvelope(first.unsigned.tx, [wallet])
-        )
+        await service.submitBuild(first.contractId.slice(0, 64), witnessed(first.unsigned.tx, [wallet]))
         expect((await service.getContract(first.contractId)).status).toBe('submitted')
       }
     )
@@ -118,10 +109,7 @@ describe.each(storeKinds())(
           { changeAddress: wallet.address },
           { contract: notify, tags: {}, metadata: {} }
         )
-        await service.submit(
-          { kind: 'create', contractId: sent.contractId },
-          witnessEnvelope(sent.unsigned.tx, [wallet])
-        )
+        await service.submitBuild(sent.contractId.slice(0, 64), witnessed(sent.unsigned.tx, [wallet]))
         expect((await service.getContract(sent.contractId)).status).toBe('submitted')
 
         const refused = await failure(

@@ -12,7 +12,9 @@ import { CSL, withCsl } from '../../../src/csl'
 import { openService, type OpenService, type ServiceStoreOption } from '../../../src/engine/service'
 import { openPostgresStore } from '../../../src/store/open-store'
 import { usePostgres } from '../../support/postgres-server'
-import type { SubmitEnvelope } from '../../../src/engine/service'
+import type { SignedForm } from '../../../src/engine/service'
+import { vkeyWitnessesOfWitnessSet } from '../../../src/core/cardano/witnesses'
+import type { TextEnvelopeBody } from '../../../src/server/requests'
 import { CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import type { RolesConfig } from '../../../src/engine/build'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
@@ -62,8 +64,18 @@ export async function serviceHarness(
 }
 
 /** What a CIP-30 wallet's `signTx(tx, true)` returns, as Runtime's PUT takes it. */
-export function witnessEnvelope(tx: Uint8Array, signers: readonly TestWallet[], era = 'Conway'): SubmitEnvelope {
-  const cborHex = withCsl((s) => {
+export function witnessEnvelope(tx: Uint8Array, signers: readonly TestWallet[], era = 'Conway'): TextEnvelopeBody {
+  return { type: `ShelleyTxWitness ${era}Era`, description: '', cborHex: bytesToHex(witnessSetOf(tx, signers)) }
+}
+
+/** The key witnesses of `signers` for `tx`, as the service takes them from a signer. */
+export function witnessed(tx: Uint8Array, signers: readonly TestWallet[]): SignedForm {
+  return { witnesses: vkeyWitnessesOfWitnessSet(witnessSetOf(tx, signers)) }
+}
+
+/** A witness set as a CIP-30 wallet's `signTx(tx, true)` returns it. */
+function witnessSetOf(tx: Uint8Array, signers: readonly TestWallet[]): Uint8Array {
+  return withCsl((s) => {
     const fixed = s.own(CSL.FixedTransaction.from_bytes(tx))
     const set = s.own(CSL.TransactionWitnessSet.new())
     const vkeys = s.own(CSL.Vkeywitnesses.new())
@@ -72,9 +84,8 @@ export function witnessEnvelope(tx: Uint8Array, signers: readonly TestWallet[], 
       vkeys.add(s.own(CSL.make_vkey_witness(s.own(fixed.transaction_hash()), key)))
     }
     set.set_vkeys(vkeys)
-    return bytesToHex(set.to_bytes())
+    return set.to_bytes()
   })
-  return { type: `ShelleyTxWitness ${era}Era`, description: '', cborHex }
 }
 
 /** The roles escrow's tokens minted one each: Buyer to alice, Seller to bob, Mediator to carol. */

@@ -25,9 +25,9 @@ afterAll(async () => {
 })
 
 /** A witness set `{0: [w, w, …]}` written by hand (CSL would keep one copy of each). */
-function copiesOf(witnesses: readonly Uint8Array[], copies: number): string {
+function copiesOf(witnesses: readonly Uint8Array[], copies: number): Uint8Array {
   const all = Array.from({ length: copies }, (_, i) => witnesses[i % witnesses.length]!)
-  return bytesToHex(concatBytes([Uint8Array.of(0xa1, 0x00, 0x99, copies >> 8, copies & 0xff), ...all]))
+  return concatBytes([Uint8Array.of(0xa1, 0x00, 0x99, copies >> 8, copies & 0xff), ...all])
 }
 
 describe('a witness set holding copies of its witnesses', () => {
@@ -44,11 +44,11 @@ describe('a witness set holding copies of its witnesses', () => {
     verify.mockClear()
 
     const signed = signedTransaction(stored, {
-      type: 'ShelleyTxWitness ConwayEra',
-      description: '',
-      cborHex: copiesOf(
-        witnesses.map((w) => w.cbor),
-        9_000
+      witnesses: vkeyWitnessesOfWitnessSet(
+        copiesOf(
+          witnesses.map((w) => w.cbor),
+          9_000
+        )
       )
     })
 
@@ -73,9 +73,7 @@ describe('a witness set holding copies of its witnesses', () => {
     const [foreign] = vkeyWitnessesOfWitnessSet(hexToBytes(witnessEnvelope(other.unsigned.tx, [bob]).cborHex))
     expect(() =>
       signedTransaction(stored, {
-        type: 'ShelleyTxWitness ConwayEra',
-        description: '',
-        cborHex: copiesOf([good!.cbor, good!.cbor, foreign!.cbor], 3_000)
+        witnesses: vkeyWitnessesOfWitnessSet(copiesOf([good!.cbor, good!.cbor, foreign!.cbor], 3_000))
       })
     ).toThrow(/does not sign transaction/)
   })
