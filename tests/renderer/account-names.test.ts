@@ -6,7 +6,7 @@
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
 import type { WalletSummary } from '../../src/api/contract'
-import { encodeInput } from '../../src/core/marlowe/json/encode'
+import { encodeContract, encodeInput, encodeState } from '../../src/core/marlowe/json/encode'
 import { onDeposit, when } from '../../src/core/marlowe/examples/dsl'
 import { ADA, CLOSE, type Contract, type Party, type State } from '../../src/core/marlowe/types'
 import {
@@ -80,6 +80,9 @@ describe('the contract screen names the user’s wallets', () => {
 
   test('accounts, tree, history and the deposit form', async () => {
     const detail = contractDetail(CONTRACT, STATE, DEADLINE)
+    const deposit = encodeInput({
+      content: { type: 'IDeposit', account: sam, party: sam, token: ADA, amount: 2_000_000n }
+    })
     const history = {
       ...detail,
       transactions: [
@@ -90,14 +93,24 @@ describe('the contract screen names the user’s wallets', () => {
           metadata: {},
           status: 'confirmed',
           block: { slotNo: 1300n, blockNo: 60n, blockHeaderHash: 'cd'.repeat(32) },
-          inputs: [
-            encodeInput({ content: { type: 'IDeposit', account: sam, party: sam, token: ADA, amount: 2_000_000n } })
-          ],
+          inputUtxo: CONTRACT_ID,
+          inputContract: encodeContract(CONTRACT),
+          inputState: encodeState(STATE),
+          inputs: [deposit],
+          outputUtxo: null,
           outputContract: null,
           outputState: null,
+          assets: { lovelace: 0n, tokens: {} },
+          payouts: [],
           consumingTx: null,
           invalidBefore: '2030-01-01T00:00:00Z',
-          invalidHereafter: '2030-01-01T01:00:00Z'
+          invalidHereafter: '2030-01-01T01:00:00Z',
+          reconstructedSemanticInput: {
+            tx_interval: { from: 1_893_456_000_000n, to: 1_893_459_599_999n },
+            tx_inputs: [deposit]
+          },
+          reconstructedSemanticOutput: null,
+          txBody: null
         }
       ]
     }

@@ -212,7 +212,10 @@ describe('contract detail', () => {
     const unclaimed = { payoutId: `${'d1'.repeat(32)}#1`, role: 'Lender', assets: { lovelace: 7_500_000n, tokens: {} } }
     const { wrapper, desk } = await detail(NOW, {
       'contracts.get': () => contractDetail(CONTRACT, STATE, DEADLINE, [unclaimed]),
-      'payouts.list': () => [payout(`${'d1'.repeat(32)}#1`, CONTRACT_ID), payout(`${'d2'.repeat(32)}#1`, 'other#0')],
+      'payouts.list': () => [
+        payout(`${'d1'.repeat(32)}#1`, CONTRACT_ID),
+        payout(`${'d2'.repeat(32)}#1`, `${'e0'.repeat(32)}#0`)
+      ],
       'payouts.withdraw': tooPoor
     })
     const items = wrapper.findAll('[data-testid=payout-item]')

@@ -1,8 +1,8 @@
 /**
  * Run-time checks of every answer: what the desk sends back must be what `src/api/contract.ts` declares, no more
  * (unknown keys are refused, so nothing the engine holds — a key, a password — can ride along in an answer by
- * mistake) and no less. Runtime's resource JSON (contract states, headers, Next, payouts) is checked as a JSON
- * object: its own shape is the Runtime encoders' business and is tested there.
+ * mistake) and no less — to the leaves, the review (./review-schema.ts) and Runtime's resource JSON
+ * (./runtime-schemas.ts) included.
  */
 import { z } from 'zod'
 import {
@@ -13,22 +13,19 @@ import {
   type PreparedTx,
   type WalletSummary
 } from '../../api/contract'
-import type { TxReview } from '../../core/cardano/review'
-import type { JsonObject } from '../../core/json/lossless'
+import { txReviewSchema as txReview } from './review-schema'
+import {
+  contractHeaderSchema,
+  contractStateSchema,
+  nextStepsSchema,
+  payoutStateSchema,
+  transactionSchema
+} from './runtime-schemas'
+import { count, hex, hexOf, jsonObject, outRef, policyId, quantity, sentence, txId, txStatus } from './schema-parts'
 import { networkSchema, settingsSchema } from './settings-file'
 
-const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'not lowercase hex')
-const walletId = z.string().regex(/^[0-9a-f]{40}$/, 'not a wallet id (40 lowercase hex characters)')
-const txId = z.string().regex(/^[0-9a-f]{64}$/, 'not a transaction id (64 lowercase hex characters)')
-const outRef = z.string().regex(/^[0-9a-f]{64}#\d{1,5}$/, 'not an output reference (txid#index)')
-const policyId = z.string().regex(/^([0-9a-f]{56})?$/, 'not a policy id (56 lowercase hex characters, or empty)')
-const count = z.int().nonnegative()
-const quantity = z.bigint()
-const isObject = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v)
-const jsonObject = z.custom<JsonObject>(isObject, 'not a JSON object')
-const sentence = z.string().min(1)
+const walletId = hexOf(20, 'a wallet id')
 const txKind = z.enum(['create', 'apply', 'withdraw', 'burn'])
-const txStatus = z.enum(['unsigned', 'submitted', 'confirmed'])
 const vendor = z.enum(['ledger', 'trezor'])
 const uuid = z.uuid()
 const qrSequence = z.strictObject({
@@ -55,43 +52,6 @@ const assetBalance = z.strictObject({
 })
 const funds = z.strictObject({ lovelace: quantity, assets: z.array(assetBalance) })
 const heldFunds = z.strictObject({ count, lovelace: quantity, assets: z.array(assetBalance) })
-
-/**
- * The review's parts, each of its declared kind; their insides are the core review's own model, built and tested
- * there.
- */
-const list = z.array(z.unknown())
-const part = z.custom<object>(isObject, 'not an object')
-const txReview = z.strictObject({
-  txId,
-  era: z.enum(['babbage', 'conway']),
-  size: z.strictObject({ bytes: z.bigint(), max: z.bigint().exactOptional() }),
-  isValid: z.boolean(),
-  networkId: z.bigint().exactOptional(),
-  fee: part,
-  inputs: list,
-  referenceInputs: list,
-  collateral: part,
-  outputs: list,
-  mint: list,
-  validity: part,
-  certificates: list,
-  withdrawals: list,
-  governance: part,
-  requiredSigners: list,
-  witnesses: part,
-  scripts: list,
-  redeemers: list,
-  datums: list,
-  scriptDataHash: part,
-  metadata: part.exactOptional(),
-  netEffect: list,
-  marlowe: part,
-  encoding: part,
-  warnings: z.array(
-    z.strictObject({ code: z.string().min(1), severity: z.enum(['danger', 'warning', 'info']), message: sentence })
-  )
-}) as unknown as z.ZodType<TxReview>
 
 const preparedTx: z.ZodType<PreparedTx> = z.strictObject({
   kind: txKind,
@@ -210,7 +170,7 @@ export const RESPONSE_SCHEMAS: Schemas = {
 
   'contracts.list': z.array(
     z.strictObject({
-      header: jsonObject,
+      header: contractHeaderSchema,
       closed: z.boolean(),
       nextTimeout: z.bigint().exactOptional(),
       awaiting: z.array(awaited).exactOptional(),
@@ -219,16 +179,16 @@ export const RESPONSE_SCHEMAS: Schemas = {
     })
   ),
   'contracts.get': z.strictObject({
-    state: jsonObject,
-    transactions: z.array(jsonObject),
+    state: contractStateSchema,
+    transactions: z.array(transactionSchema),
     nextTimeout: z.bigint().exactOptional(),
     parties: z.array(z.string().min(1)).exactOptional()
   }),
-  'contracts.next': jsonObject,
+  'contracts.next': nextStepsSchema,
   'contracts.create': preparedTx,
   'contracts.apply': preparedTx,
 
-  'payouts.list': z.array(jsonObject),
+  'payouts.list': z.array(payoutStateSchema),
   'payouts.withdraw': preparedTx,
   'roles.burnClosed': preparedTx,
 
