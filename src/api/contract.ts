@@ -443,6 +443,10 @@ export interface DeskApi {
     request: { txId: string; walletId: string }
     response: { txId: string; status: TxStatusName }
   }
+  /** Offline: what a hardware wallet will show for an imported tx or bundle file, as `tx.deviceSteps` for a build. */
+  'tx.offlineDeviceSteps': { request: { text: string; walletId: string }; response: DeviceSteps }
+  /** Offline: an imported, reviewed file signed on the hardware wallet into a witness file (verified here). */
+  'tx.signOfflineWithDevice': { request: { text: string; walletId: string }; response: ExportedFile }
   /** A stored build as a Keystone sign request for a watch-only or hardware wallet's account (its keys' paths). */
   'tx.keystoneRequest': {
     request: { txId: string; walletId: string; masterFingerprint: string }
@@ -528,6 +532,8 @@ export const DESK_CALLS: readonly DeskCall[] = [
   'tx.status',
   'tx.deviceSteps',
   'tx.signWithDevice',
+  'tx.offlineDeviceSteps',
+  'tx.signOfflineWithDevice',
   'tx.keystoneRequest',
   'tx.signWithKeystone',
   'tx.exportUnsigned',

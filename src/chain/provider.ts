@@ -11,7 +11,12 @@ import type { MarloweDeployment } from './deployments'
 /** The chain speaks the core's types of these. */
 export type { ExUnits, Ratio, RedeemerTag, ScriptLanguage }
 
-export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
+export const NETWORK_NAMES = ['mainnet', 'preprod', 'preview', 'sandbox'] as const
+export type NetworkName = (typeof NETWORK_NAMES)[number]
+
+export function isNetworkName(name: string): name is NetworkName {
+  return (NETWORK_NAMES as readonly string[]).includes(name)
+}
 
 export interface TxOutRef {
   /** Transaction id, 64 hex chars. */

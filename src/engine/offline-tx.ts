@@ -11,7 +11,7 @@ import type {
   ReviewProtocolParameters,
   SlotEra
 } from '../core/cardano/review/types'
-import type { NetworkName } from '../chain/provider'
+import { isNetworkName, type NetworkName } from '../chain/provider'
 import type { Era } from '../core/cardano/tx-envelope'
 import { EngineError } from './errors'
 import type { Keystore } from './keys'
@@ -71,6 +71,12 @@ export function bundleFacts(bundle: ReviewBundle): ReviewFacts {
 /** The network a bundle's addresses are on, as the review reads address headers. */
 export function bundleNetworkId(bundle: ReviewBundle): number {
   return bundle.network === 'mainnet' ? 1 : 0
+}
+
+/** The network a loaded file is for: its bundle's when it names one Desk knows, else the desk's own. */
+export function loadedNetwork(loaded: LoadedTx, desk: NetworkName): NetworkName {
+  const named = loaded.bundle?.network
+  return named !== undefined && isNetworkName(named) ? named : desk
 }
 
 /** A review's context: who is "own", the time, and the chain's facts when there are any. */

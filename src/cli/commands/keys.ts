@@ -1,7 +1,7 @@
 /** `marlowe-desk keys …`: wallets in the local keystore. Secrets come from files or a terminal prompt. */
 import { writeFileSync } from 'node:fs'
 import { stringifyJson, type JsonValue } from '../../core/json/lossless'
-import type { NetworkName } from '../../chain/provider'
+import { isNetworkName, NETWORK_NAMES, type NetworkName } from '../../chain/provider'
 import type { Keystore, WalletInfo } from '../../engine/keys'
 import { expectPositionals, parseOptions, type Command, type Output } from '../command'
 import { usageError } from '../errors'
@@ -9,14 +9,11 @@ import { readTextFile } from '../files'
 import { findWallet, keystoreOption, openKeystore } from '../keystore'
 import { mnemonic, newPassword } from '../secrets'
 
-const NETWORKS: readonly NetworkName[] = ['mainnet', 'preprod', 'preview', 'sandbox']
-
 /** The sandbox unless told otherwise, as in every other command. */
 function network(command: string, text: string | undefined): NetworkName {
   const n = text ?? 'sandbox'
-  if (!(NETWORKS as readonly string[]).includes(n))
-    throw usageError(`${command}: --network must be one of ${NETWORKS.join(', ')}`)
-  return n as NetworkName
+  if (!isNetworkName(n)) throw usageError(`${command}: --network must be one of ${NETWORK_NAMES.join(', ')}`)
+  return n
 }
 
 const networkOption = { network: { type: 'string' } } as const

@@ -4,14 +4,14 @@
  * machine without a network.
  */
 import { deploymentOf } from '../../chain/deployments'
-import type { ChainProvider, ProtocolParameters } from '../../chain/provider'
+import { ChainError, type ChainProvider, type ProtocolParameters } from '../../chain/provider'
 import type { MarloweScriptName, ReviewProtocolParameters } from '../../core/cardano/review/types'
 import type { ReviewBundle } from '../../core/cardano/bundle'
 import { formatRef } from '../../core/cardano/refs'
 import { decodeTransaction, TxDecodeError } from '../../core/cardano/tx'
 import type { Era } from '../../core/cardano/tx-envelope'
 import { EngineError } from '../errors'
-import type { ReviewFacts } from '../offline-tx'
+import { bundleFacts, type LoadedTx, type ReviewFacts } from '../offline-tx'
 
 export interface ChainFacts extends ReviewFacts {
   /** `txid#ix` of spent or referenced outputs the chain does not know (spent, or never existed). */
@@ -51,6 +51,17 @@ export async function chainFacts(provider: ChainProvider, tx: Uint8Array): Promi
     eraSummaries: [...eraSummaries],
     protocolParameters: reviewParameters(params),
     missing: refs.filter((r) => !known.has(formatRef(r))).map(formatRef)
+  }
+}
+
+/** The chain's facts about an imported file: its bundle's, else the chain's if it answers (offline: none). */
+export async function importedFacts(provider: ChainProvider, loaded: LoadedTx): Promise<ReviewFacts | undefined> {
+  if (loaded.bundle !== undefined) return bundleFacts(loaded.bundle)
+  try {
+    return await chainFacts(provider, loaded.tx)
+  } catch (e) {
+    if (e instanceof ChainError) return undefined
+    throw e
   }
 }
 

@@ -1,9 +1,10 @@
 /**
  * Hardware wallets: adding one (its account key read from the device once), what its device will show for a
- * build, and signing a reviewed build on it. The device signs; the engine checks its signatures against the
+ * build, and signing a reviewed build on it (then submitted) or an imported file (then a witness file, as any
+ * offline signature). The device signs; the engine checks its signatures against the
  * body hash, splices them in and submits as any other signature. Every device state is the engine's error.
  */
-import type { HardwareVendor } from '../../api/contract'
+import type { DeskResponse, HardwareVendor } from '../../api/contract'
 import {
   deviceSteps,
   openLedgerUsb,
@@ -13,18 +14,24 @@ import {
   signWithLedger,
   signWithTrezor,
   spliceDeviceWitnesses,
+  type DeviceSigningInput,
   type DeviceSigningPlan,
   openTrezorUsb,
   type LedgerTransport,
   type TrezorCardano
 } from '../hardware'
 import type { AccountKey } from '../keys/wallet-file'
-import { chainFacts } from './chain-facts'
+import { loadedNetwork, type LoadedTx } from '../offline-tx'
+import { readImportedOffThread } from '../worker'
+import { chainFacts, importedFacts } from './chain-facts'
 import type { DeskContext } from './context'
 import type { HandlersOf } from './handlers'
-import { missingSignatures, nothingToSign, submitSigned, unsignedRow } from './tx-calls'
+import { missingSignatures, nothingToSign, submitSigned, unsignedRow, witnessFile } from './tx-calls'
 
-type DeviceCall = 'wallets.addHardware' | 'tx.deviceSteps' | 'tx.signWithDevice'
+type DeviceCall =
+  'wallets.addHardware' | 'tx.deviceSteps' | 'tx.signWithDevice' | 'tx.offlineDeviceSteps' | 'tx.signOfflineWithDevice'
+
+type Planned = DeviceSigningPlan & { readonly account: AccountKey }
 
 /** How Desk reaches the devices: USB (and Trezor Bridge) in the app; the tests' transport doubles. */
 export interface HardwareDevices {
@@ -53,20 +60,49 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
       : readTrezorAccount({ connect: await devices.openTrezor(), timeoutMs }, accountIndex)
   }
 
-  async function plan(txId: string, walletId: string): Promise<DeviceSigningPlan & { account: AccountKey }> {
-    const row = await ctx.build(txId)
+  /** The device request for `tx`, refused before the device when the wallet holds none of the keys it needs. */
+  async function plan(
+    walletId: string,
+    txId: string,
+    input: Pick<DeviceSigningInput, 'tx' | 'network' | 'resolved'>
+  ): Promise<Planned> {
     const { vendor, account } = await keystore.hardwareAccount(walletId)
-    const resolved = (await chainFacts(provider, row.unsignedTx)).resolvedInputs
-    const planned = await planDeviceSigning({
-      tx: row.unsignedTx,
-      vendor,
-      account,
-      network: provider.network,
-      resolved
-    })
+    const planned = await planDeviceSigning({ ...input, vendor, account })
     if (planned.context.witnessPaths.length === 0) throw await nothingToSign(ctx, walletId, txId)
     return { ...planned, account }
   }
+
+  async function planBuild(txId: string, walletId: string): Promise<Planned> {
+    const row = await ctx.build(txId)
+    const resolved = (await chainFacts(provider, row.unsignedTx)).resolvedInputs
+    return plan(walletId, row.txId, { tx: row.unsignedTx, network: provider.network, resolved })
+  }
+
+  /** An imported file signs for the network its bundle names, with the inputs the bundle (or a chain) resolves. */
+  async function planImported(loaded: LoadedTx, walletId: string): Promise<Planned> {
+    const resolved = (await importedFacts(provider, loaded))?.resolvedInputs ?? []
+    return plan(walletId, loaded.txId, { tx: loaded.tx, network: loadedNetwork(loaded, provider.network), resolved })
+  }
+
+  /** The device's signatures, verified against the body hash, with the transaction they are spliced into. */
+  async function signOnDevice(
+    planned: Planned,
+    tx: Uint8Array,
+    txId: string
+  ): Promise<ReturnType<typeof spliceDeviceWitnesses>> {
+    const { device, account } = planned
+    const signed =
+      device.vendor === 'ledger'
+        ? await signWithLedger({ transport: await devices.openLedger(), timeoutMs }, device.request)
+        : await signWithTrezor({ connect: await devices.openTrezor(), timeoutMs }, device.request, account)
+    return spliceDeviceWitnesses(tx, txId, account, signed)
+  }
+
+  const stepsOf = (planned: Planned): DeskResponse<'tx.deviceSteps'> => ({
+    vendor: planned.device.vendor,
+    steps: deviceSteps(planned),
+    missing: [...planned.missing.keys()]
+  })
 
   return {
     'wallets.addHardware': async ({ name, vendor, accountIndex }) => {
@@ -77,26 +113,32 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
       return ctx.wallets.summary(added.id)
     },
 
-    'tx.deviceSteps': async ({ txId, walletId }) => {
-      const planned = await plan(txId, walletId)
-      return { vendor: planned.device.vendor, steps: deviceSteps(planned), missing: [...planned.missing.keys()] }
-    },
+    'tx.deviceSteps': async ({ txId, walletId }) => stepsOf(await planBuild(txId, walletId)),
 
     'tx.signWithDevice': async ({ txId, walletId }) => {
       const row = unsignedRow(await ctx.build(txId))
       ctx.checkReviewed(row.txId)
       return progress.run('tx.signWithDevice', "Reading the transaction's inputs", 3, async (stage) => {
-        const planned = await plan(row.txId, walletId)
+        const planned = await planBuild(row.txId, walletId)
         if (planned.missing.size > 0) throw missingSignatures([...planned.missing.keys()])
         stage('Waiting for the confirmation on the device')
-        const { device, account } = planned
-        const signed =
-          device.vendor === 'ledger'
-            ? await signWithLedger({ transport: await devices.openLedger(), timeoutMs }, device.request)
-            : await signWithTrezor({ connect: await devices.openTrezor(), timeoutMs }, device.request, account)
-        const { tx } = spliceDeviceWitnesses(row.unsignedTx, row.txId, account, signed)
+        const { tx } = await signOnDevice(planned, row.unsignedTx, row.txId)
         stage('Submitting to the node')
         return submitSigned(ctx, row, tx)
+      })
+    },
+
+    'tx.offlineDeviceSteps': async ({ text, walletId }) =>
+      stepsOf(await planImported(await readImportedOffThread(text), walletId)),
+
+    // The witness of the keys this account holds; others the transaction needs are collected elsewhere, as offline.
+    'tx.signOfflineWithDevice': async ({ text, walletId }) => {
+      const loaded = await readImportedOffThread(text)
+      ctx.checkReviewed(loaded.txId)
+      return progress.run('tx.signOfflineWithDevice', "Reading the transaction's inputs", 2, async (stage) => {
+        const planned = await planImported(loaded, walletId)
+        stage('Waiting for the confirmation on the device')
+        return witnessFile(loaded, (await signOnDevice(planned, loaded.tx, loaded.txId)).witnesses)
       })
     }
   }

@@ -108,6 +108,12 @@ const deviceLine = z.union([
   z.strictObject({ label: z.string(), lovelace: quantity })
 ])
 
+const deviceSteps = z.strictObject({
+  vendor,
+  steps: z.array(z.strictObject({ title: z.string().min(1), lines: z.array(deviceLine) })),
+  missing: z.array(hex)
+})
+
 type Schemas = { readonly [C in DeskCall]: z.ZodType<DeskResponse<C>, unknown> }
 
 export const RESPONSE_SCHEMAS: Schemas = {
@@ -195,12 +201,10 @@ export const RESPONSE_SCHEMAS: Schemas = {
   'tx.review': txReview,
   'tx.signAndSubmit': txState,
   'tx.status': txState,
-  'tx.deviceSteps': z.strictObject({
-    vendor,
-    steps: z.array(z.strictObject({ title: z.string().min(1), lines: z.array(deviceLine) })),
-    missing: z.array(hex)
-  }),
+  'tx.deviceSteps': deviceSteps,
   'tx.signWithDevice': txState,
+  'tx.offlineDeviceSteps': deviceSteps,
+  'tx.signOfflineWithDevice': exportedFile,
   'tx.keystoneRequest': z.strictObject({
     requestId: uuid,
     sequence: qrSequence,

@@ -93,6 +93,8 @@ export const REQUEST_SCHEMAS: Schemas = {
   'tx.status': z.strictObject({ txId }),
   'tx.deviceSteps': z.strictObject({ txId, walletId }),
   'tx.signWithDevice': z.strictObject({ txId, walletId }),
+  'tx.offlineDeviceSteps': z.strictObject({ text, walletId }),
+  'tx.signOfflineWithDevice': z.strictObject({ text, walletId }),
   'tx.exportUnsigned': z.strictObject({ txId }),
   'tx.exportBundle': z.strictObject({ txId }),
   'tx.import': z.strictObject({ text }),

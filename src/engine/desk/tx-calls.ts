@@ -3,18 +3,17 @@
  * submit through the service, export for an air-gapped machine and take its witness back.
  */
 import type { DeskResponse, ExportedFile } from '../../api/contract'
-import { ChainError } from '../../chain/provider'
 import { bytesToHex } from '../../core/bytes'
 import { stringifyBundle } from '../../core/cardano/bundle'
 import { stringifyTextEnvelope } from '../../core/cardano/envelope'
 import { ERAS, txEnvelopeType, witnessSetEnvelopeType, type Era } from '../../core/cardano/tx-envelope'
-import { witnessSetBytes } from '../../core/cardano/witnesses'
+import { witnessSetBytes, type VkeyWitness } from '../../core/cardano/witnesses'
+import type { LoadedTx } from '../offline-tx'
 import type { TxRow } from '../../store/service-store'
 import { safetyErrorsOf } from '../service'
 import { assembleTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
-import { bundleFacts, type LoadedTx, type ReviewFacts } from '../offline-tx'
 import { readImportedOffThread } from '../worker'
-import { chainFacts, reviewBundleOf } from './chain-facts'
+import { chainFacts, importedFacts, reviewBundleOf } from './chain-facts'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -71,6 +70,18 @@ const txFile = (name: string, era: Era, tx: Uint8Array): ExportedFile => ({
   text: stringifyTextEnvelope({ type: txEnvelopeType(era), description: 'Ledger Cddl Format', cbor: tx })
 })
 
+/** An offline signature's witnesses as the file carried back to the Desk that submits. */
+export function witnessFile(loaded: LoadedTx, witnesses: readonly VkeyWitness[]): ExportedFile {
+  return {
+    fileName: `${loaded.txId}.witness.json`,
+    text: stringifyTextEnvelope({
+      type: witnessSetEnvelopeType(loaded.era),
+      description: '',
+      cbor: witnessSetBytes(witnesses)
+    })
+  }
+}
+
 /** Submits a signed build through the service, which checks it against the build and every signature. */
 export async function submitSigned(ctx: DeskContext, row: TxRow, tx: Uint8Array): Promise<DeskResponse<'tx.status'>> {
   await ctx.service.submitBuild(row.txId, { tx })
@@ -98,17 +109,6 @@ export function missingSignatures(keys: readonly string[]): Error {
 
 export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
   const { keystore, service, provider, progress } = ctx
-
-  /** The chain's facts about a loaded file: its bundle's, else the chain's if it answers (offline: none). */
-  async function factsOf(loaded: LoadedTx): Promise<ReviewFacts | undefined> {
-    if (loaded.bundle !== undefined) return bundleFacts(loaded.bundle)
-    try {
-      return await chainFacts(provider, loaded.tx)
-    } catch (e) {
-      if (e instanceof ChainError) return undefined
-      throw e
-    }
-  }
 
   /**
    * Signs with the wallet, unlocking it for this signature only when a password is given and it is locked;
@@ -196,7 +196,7 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     'tx.import': async ({ text }) => {
       const loaded = await readImportedOffThread(text)
       return progress.run('tx.import', "Reading the transaction's inputs", 2, async (stage) => {
-        const facts = await factsOf(loaded)
+        const facts = await importedFacts(provider, loaded)
         stage('Reviewing the transaction')
         return {
           txId: loaded.txId,
@@ -212,17 +212,13 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
       ctx.checkReviewed(loaded.txId)
       const steps = willUnlock(walletId, password) ? 3 : 2
       const result = await progress.run('tx.signOffline', "Reading the transaction's inputs", steps, async (stage) => {
-        const resolved = (await factsOf(loaded))?.resolvedInputs ?? []
+        const resolved = (await importedFacts(provider, loaded))?.resolvedInputs ?? []
         return signWith(walletId, password, stage, () => {
           stage('Signing')
           return signTransaction({ tx: loaded.tx, walletId, keys: keystore, resolved })
         })
       })
-      const cbor = witnessSetBytes(result.witnesses)
-      return {
-        fileName: `${loaded.txId}.witness.json`,
-        text: stringifyTextEnvelope({ type: witnessSetEnvelopeType(loaded.era), description: '', cbor })
-      }
+      return witnessFile(loaded, result.witnesses)
     },
 
     'tx.submitWitness': async ({ txId, text }) => {

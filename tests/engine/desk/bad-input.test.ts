@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DESK_CALLS, type PreparedTx, type WalletSummary } from '../../../src/api/contract'
 import { sandboxWallet } from '../../../src/chain/sandbox'
-import { ChainError, type ChainProvider } from '../../../src/chain/provider'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import { rolesEscrow } from '../build/flows'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, PASSWORD, unreachableNode, type DeskHarness } from './support'
 
 const UNKNOWN_WALLET = '0'.repeat(40)
 const UNKNOWN_TX = 'ab'.repeat(32)
@@ -212,25 +211,6 @@ describe('each call with bad input', () => {
     expect(h.logged).toEqual([])
   })
 })
-
-/** A real network whose node cannot be reached. */
-function unreachableNode(): ChainProvider & { close(): Promise<void> } {
-  const down = (): Promise<never> => Promise.reject(new ChainError('Unavailable', 'connection refused'))
-  return {
-    network: 'preprod',
-    networkId: 0,
-    era: down,
-    protocolParameters: down,
-    eraSummaries: down,
-    tip: down,
-    utxosAt: down,
-    utxosByRef: down,
-    evaluate: down,
-    submit: down,
-    txStatus: down,
-    close: () => Promise.resolve()
-  }
-}
 
 describe('on a real network', () => {
   let node: DeskHarness

@@ -16,7 +16,7 @@ import type {
   WalletSummary
 } from '../../../src/api/contract'
 import { decodeWire, encodeWire } from '../../../src/api/wire'
-import type { ChainProvider } from '../../../src/chain/provider'
+import { ChainError, type ChainProvider } from '../../../src/chain/provider'
 import { SandboxProvider, sandboxWallet, type SandboxWalletName } from '../../../src/chain/sandbox'
 import { CLOSE, type Contract } from '../../../src/core/marlowe/types'
 import { createDesk, handleDeskCall, type DeskHandlers } from '../../../src/engine/desk'
@@ -140,4 +140,23 @@ export async function deskHarness(
 /** Restores the sandbox's genesis wallet `name` into the harness's keystore, with PASSWORD. */
 export function restoreSandboxWallet(h: DeskHarness, name: SandboxWalletName): Promise<WalletSummary> {
   return h.ok('wallets.restore', { name, password: PASSWORD, mnemonic: sandboxWallet(name).mnemonic })
+}
+
+/** A real network whose node cannot be reached. */
+export function unreachableNode(): ChainProvider & { close(): Promise<void> } {
+  const down = (): Promise<never> => Promise.reject(new ChainError('Unavailable', 'connection refused'))
+  return {
+    network: 'preprod',
+    networkId: 0,
+    era: down,
+    protocolParameters: down,
+    eraSummaries: down,
+    tip: down,
+    utxosAt: down,
+    utxosByRef: down,
+    evaluate: down,
+    submit: down,
+    txStatus: down,
+    close: () => Promise.resolve()
+  }
 }

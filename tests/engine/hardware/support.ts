@@ -8,7 +8,7 @@ import { mnemonicToEntropy } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { sandboxWallet } from '../../../src/chain/sandbox'
 import { bytesToHex, concatBytes, hexToBytes } from '../../../src/core/bytes'
-import type { Contract } from '../../../src/core/marlowe/types'
+import type { Contract, Input } from '../../../src/core/marlowe/types'
 import { CSL, withCsl } from '../../../src/csl'
 import { parseRef, type RolesConfig } from '../../../src/engine/build'
 import { chainFacts } from '../../../src/engine/desk/chain-facts'
@@ -108,6 +108,16 @@ export const HOLDER_CONTRACT: Contract = {
   timeoutContinuation: { type: 'Close' }
 }
 
+/** The contract's first step, applied by the holder of the role token. */
+export const HOLDER_CHOOSES = [
+  { content: { type: 'IChoice', choice: { name: 'go', owner: HOLDER }, chosen: 1n } }
+] as const satisfies readonly Input[]
+
+/** Its second, applied by carol as an address party; the close pays Holder, whose payout carol withdraws. */
+export const CAROL_DEPOSITS = [
+  { content: { type: 'IDeposit', account: HOLDER, party: CAROL_PARTY, token: ADA_TOKEN, amount: 5n * ADA } }
+] as const satisfies readonly Input[]
+
 const HOLDER_ROLES: RolesConfig = {
   type: 'Mint',
   roles: [{ name: 'Holder', recipients: [{ destination: { address: carol.address }, quantity: 1n }] }]
@@ -157,10 +167,8 @@ export async function everyTxKind(h: ServiceHarness, sign: (built: Built) => Pro
     await step(kind, built.unsigned.tx, built.transactionId)
     return built.transactionId
   }
-  await apply('apply-as-role', [{ content: { type: 'IChoice', choice: { name: 'go', owner: HOLDER }, chosen: 1n } }])
-  const closed = await apply('apply-as-address', [
-    { content: { type: 'IDeposit', account: HOLDER, party: CAROL_PARTY, token: ADA_TOKEN, amount: 5n * ADA } }
-  ])
+  await apply('apply-as-role', HOLDER_CHOOSES)
+  const closed = await apply('apply-as-address', CAROL_DEPOSITS)
   const payoutId = (await h.service.getTransaction(contractId, closed)).payouts[0]!.payoutId
   const withdrawal = await h.service.withdraw({ changeAddress: carol.address }, { payouts: [parseRef(payoutId)!] })
   await step('withdraw', withdrawal.unsigned.tx, withdrawal.withdrawalId)

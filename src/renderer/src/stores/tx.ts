@@ -126,9 +126,13 @@ export const useTxStore = defineStore('tx', () => {
     await follow(result.txId, result.status)
   }
 
-  /** What the selected hardware wallet will show for the build, step by step. */
+  /** What the selected hardware wallet will show, step by step: for a build Desk holds, or an imported file. */
   function deviceSteps(): Promise<DeviceSteps> {
-    return desk['tx.deviceSteps']({ txId: requireCurrent().txId, walletId: wallets.requireSelected().id })
+    const tx = requireCurrent()
+    const walletId = wallets.requireSelected().id
+    return tx.known
+      ? desk['tx.deviceSteps']({ txId: tx.txId, walletId })
+      : desk['tx.offlineDeviceSteps']({ text: importedText(tx), walletId })
   }
 
   /** Signs the build on the selected hardware wallet; the engine checks and splices its witnesses and submits. */
@@ -191,12 +195,22 @@ export const useTxStore = defineStore('tx', () => {
     return desk['qr.encode']({ kind: 'witness', txId: requireCurrent().txId, text: witness.text })
   }
 
+  function importedText(tx: TxUnderReview): string {
+    if (tx.fileText === undefined) throw new Error('Offline signing needs an imported transaction file.')
+    return tx.fileText
+  }
+
   /** Signs the imported file with the selected wallet, without any network: the witness file to carry back. */
   function signOffline(password: string | undefined): Promise<ExportedFile> {
-    const text = requireCurrent().fileText
-    if (text === undefined) throw new Error('Offline signing needs an imported transaction file.')
+    const text = importedText(requireCurrent())
     const walletId = wallets.requireSelected().id
     return signing(walletId, () => desk['tx.signOffline']({ text, walletId, ...(password ? { password } : {}) }))
+  }
+
+  /** Signs the imported file on the selected hardware wallet, without any network: the witness file. */
+  function signOfflineWithDevice(): Promise<ExportedFile> {
+    const text = importedText(requireCurrent())
+    return desk['tx.signOfflineWithDevice']({ text, walletId: wallets.requireSelected().id })
   }
 
   return {
@@ -218,6 +232,7 @@ export const useTxStore = defineStore('tx', () => {
     exportBundle,
     bundleQr,
     witnessQr,
-    signOffline
+    signOffline,
+    signOfflineWithDevice
   }
 })
