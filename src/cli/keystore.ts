@@ -1,6 +1,7 @@
 /** Where the CLI keeps wallets: --keystore, else $MARLOWE_DESK_HOME/keys, else ~/.marlowe-desk/keys. */
 import { join } from 'node:path'
 import { EngineError } from '../engine/errors'
+import { VENDOR_NAME } from '../engine/hardware/device-plan'
 import { Keystore, type WalletInfo } from '../engine/keys'
 import { desktopHome } from './chain'
 import { CliError } from './errors'
@@ -44,4 +45,22 @@ export async function findWallet(keys: Keystore, text: string): Promise<WalletIn
   }
   if (idError !== undefined) throw idError
   throw new CliError(`no wallet has the id or name "${text}" ("marlowe-desk keys list" shows them)`)
+}
+
+/**
+ * The wallet `tx sign` signs with: one whose keys are in the keystore. A hardware or watch-only wallet is refused
+ * before any password is asked for, with where its signature can be made instead.
+ */
+export async function signingWallet(keys: Keystore, text: string): Promise<WalletInfo> {
+  const wallet = await findWallet(keys, text)
+  if (wallet.kind === 'hardware') {
+    const vendor = VENDOR_NAME[wallet.vendor]
+    throw new CliError(
+      `wallet "${wallet.name}" keeps its keys on a ${vendor}, and the CLI does not reach devices: import the file in the Desk app and sign it there ("Sign on the ${vendor} and save the witness")`
+    )
+  }
+  if (wallet.kind === 'watch-only') {
+    throw new CliError(`wallet "${wallet.name}" is watch-only: it holds no keys; sign the file where its keys are`)
+  }
+  return wallet
 }

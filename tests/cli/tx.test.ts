@@ -12,6 +12,13 @@ import { stringifyTextEnvelope } from '../../src/core/cardano/envelope'
 import { parseJson } from '../../src/core/json/lossless'
 import { adaUtxos } from '../chain/support/sandbox'
 import { ADA, buildTx, txId } from '../chain/support/txkit'
+import { mnemonicToEntropy } from '@scure/bip39'
+import { wordlist } from '@scure/bip39/wordlists/english.js'
+import { encodeAccountXvk } from '../../src/core/cardano/keys-bech32'
+import { Keystore } from '../../src/engine/keys'
+import { accountKeysFromEntropy } from '../../src/engine/keys/derivation'
+import { CAROL_ACCOUNT } from '../engine/hardware/support'
+import { FAST_SCRYPT } from '../engine/keys/support'
 import { runCli } from './run-cli'
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
@@ -165,6 +172,42 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
   it('the offline guard really stops network use', () => {
     const probe = spawnProbe()
     expect(probe).toContain('network access attempted (net.Socket.connect)')
+  })
+
+  it('refuses, before asking for a password, to sign with a wallet whose keys are on a device or nowhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-tx-'))
+    const { tx } = await paymentTx(join(dir, 'sandbox'))
+    writeFileSync(join(dir, 'tx.json'), stringifyTextEnvelope({ type: 'Tx ConwayEra', description: '', cbor: tx }))
+    const keys = await Keystore.open({ dir: join(dir, 'keys'), scrypt: FAST_SCRYPT })
+    await keys.addHardware({
+      name: 'carol on ledger',
+      vendor: 'ledger',
+      accountIndex: 0,
+      accountXvk: CAROL_ACCOUNT.xvk
+    })
+    const alice = accountKeysFromEntropy(mnemonicToEntropy(sandboxWallet('alice').mnemonic, wordlist), 0)
+    await keys.importWatchOnly({ name: 'alice watching', accountKey: encodeAccountXvk(alice.xvk) })
+    const sign = (wallet: string) =>
+      runCli([
+        'tx',
+        'sign',
+        join(dir, 'tx.json'),
+        '--wallet',
+        wallet,
+        '--out',
+        join(dir, 'o'),
+        '--keystore',
+        join(dir, 'keys')
+      ])
+    const device = sign('carol on ledger')
+    expect(device.code).toBe(1)
+    expect(device.stderr).toContain(
+      'wallet "carol on ledger" keeps its keys on a Ledger, and the CLI does not reach devices: import the file in the Desk app and sign it there'
+    )
+    const watching = sign('alice watching')
+    expect(watching.code).toBe(1)
+    expect(watching.stderr).toContain('wallet "alice watching" is watch-only: it holds no keys')
+    for (const r of [device, watching]) expect(r.stderr).not.toMatch(/password/i)
   })
 
   it('refuses what it must not do', async () => {

@@ -28,7 +28,7 @@ import {
 import { assembleTransaction, readTransaction, readWitnessFile, signTransaction } from '../../engine/sign'
 import { expectPositionals, parseOptions, type Command, type Output } from '../command'
 import { CliError, usageError } from '../errors'
-import { findWallet, keystoreOption, openKeystore } from '../keystore'
+import { findWallet, keystoreOption, openKeystore, signingWallet } from '../keystore'
 import { renderReview } from '../render/review'
 import { password } from '../secrets'
 import { CHAIN_USAGE, chainOptions } from '../chain'
@@ -184,7 +184,7 @@ WALLET is the wallet's id or its name (as "keys list" shows them).`,
     }
     const loaded = load(file!, values.bundle)
     const keys = await openKeystore(values.keystore)
-    const { id: walletId } = await findWallet(keys, values.wallet)
+    const { id: walletId } = await signingWallet(keys, values.wallet)
     await keys.unlock(walletId, await password(values['password-file']))
     const resolved = loaded.bundle?.resolvedInputs ?? []
     const result = await signTransaction({ tx: loaded.tx, walletId, keys, resolved })
