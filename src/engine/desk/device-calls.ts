@@ -25,6 +25,7 @@ import { loadedNetwork, type LoadedTx } from '../offline-tx'
 import { readImportedOffThread } from '../worker'
 import { chainFacts, importedFacts } from './chain-facts'
 import type { DeskContext } from './context'
+import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
 import { missingSignatures, nothingToSign, submitSigned, unsignedRow, witnessFile } from './tx-calls'
 
@@ -78,10 +79,22 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
     return plan(walletId, row.txId, { tx: row.unsignedTx, network: provider.network, resolved })
   }
 
-  /** An imported file signs for the network its bundle names, with the inputs the bundle (or a chain) resolves. */
+  /**
+   * An imported file signs for the network its bundle names, with the inputs the bundle (or a chain) resolves.
+   * Without them, which of the account's keys the inputs need is unknown, and the device would sign blind.
+   */
   async function planImported(loaded: LoadedTx, walletId: string): Promise<Planned> {
-    const resolved = (await importedFacts(provider, loaded))?.resolvedInputs ?? []
-    return plan(walletId, loaded.txId, { tx: loaded.tx, network: loadedNetwork(loaded, provider.network), resolved })
+    const facts = await importedFacts(provider, loaded)
+    if (facts === undefined) {
+      throw deskFailure(
+        'BadRequest',
+        'InputsUnknown',
+        `the outputs transaction ${loaded.txId} spends cannot be read here, so which keys must sign it is unknown: import its review bundle (Export the review bundle on the Desk that built it) to sign it on the device`,
+        { txId: loaded.txId }
+      )
+    }
+    const network = loadedNetwork(loaded, provider.network)
+    return plan(walletId, loaded.txId, { tx: loaded.tx, network, resolved: facts.resolvedInputs })
   }
 
   /** The device's signatures, verified against the body hash, with the transaction they are spliced into. */

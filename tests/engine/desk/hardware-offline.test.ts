@@ -147,7 +147,7 @@ describe.each<HardwareVendor>(['ledger', 'trezor'])('signing bundles offline on 
 })
 
 describe('what the offline Desk refuses before the device', () => {
-  test('a hardware wallet through the keystore’s call, a keystore wallet through the device’s, a file that is no tx', async () => {
+  test('a hardware wallet through the keystore’s call, a keystore wallet through the device’s, a file that is no tx or has no bundle', async () => {
     const [builder] = await online.ok('wallets.list', {})
     const [device] = await offline.ok('wallets.list', {})
     const built = await online.ok('contracts.create', {
@@ -168,6 +168,13 @@ describe('what the offline Desk refuses before the device', () => {
     )
     expect(software.message).toContain('is not a hardware wallet')
     await offline.fails('tx.signOfflineWithDevice', { text: 'hello', walletId: device!.id }, 'InvalidTransaction')
+    // The transaction alone: its inputs unread offline, the device is not asked to sign blind.
+    const unsigned = (await online.ok('tx.exportUnsigned', { txId: built.txId })).text
+    await offline.ok('tx.import', { text: unsigned })
+    for (const call of ['tx.offlineDeviceSteps', 'tx.signOfflineWithDevice'] as const) {
+      const blind = await offline.fails(call, { text: unsigned, walletId: device!.id }, 'InputsUnknown')
+      expect(blind.message).toContain('import its review bundle')
+    }
   })
 
   test('nothing above was an unexpected error', () => {
