@@ -5,19 +5,39 @@
  * show step by step, and signing on it says no device was found, with Try again. Then a Trezor, through Trezor
  * Connect as the engine sets it up and a Bridge double with a Model T double behind it (which rebuilds the body
  * from Connect's messages and signs what it rebuilt): added from the Hardware wallet tab, a build for it signed on
- * the device from the Sign panel, confirmed. Screenshots in out/e2e-screenshots/hardware-*.
+ * the device from the Sign panel, confirmed. Last, the air-gapped machine: a Desk on a ledger of its own imports a build's bare transaction (the net effect says what is unknown; the Ledger is not asked) and then its
+ * bundle, which a Ledger (the Cardano-app double at the transport) is refused on by the user and then signs into a
+ * witness file; the online Desk submits it and the sandbox confirms. Screenshots in out/e2e-screenshots/hardware-*.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { SandboxProvider } from '../../src/chain/sandbox'
-import { stringifyContract } from '../../src/core/marlowe/json'
-import { openLedgerUsb } from '../../src/engine/hardware'
+import { stringifyContract, stringifyInputs } from '../../src/core/marlowe/json'
+import { openLedgerUsb, openTrezorUsb } from '../../src/engine/hardware'
 import { TrezorConnection } from '../../src/engine/hardware/trezor-connect'
 import { Keystore } from '../../src/engine/keys'
-import { CAROL_ACCOUNT, carol, HOLDER_CONTRACT } from '../engine/hardware/support'
+import { LedgerCardanoAppDouble, type Screen } from '../engine/hardware/ledger-app-double'
+import {
+  CAROL_ACCOUNT,
+  CAROL_LEDGER_KEYS,
+  carol,
+  HOLDER_CHOOSES,
+  HOLDER_CONTRACT,
+  holderContract
+} from '../engine/hardware/support'
 import { BridgeDouble } from '../engine/hardware/trezor-double/bridge'
 import { TrezorModelT } from '../engine/hardware/trezor-double/firmware'
-import { SCREENSHOT_DIR, STEP_TIMEOUT_MS, screenshots, startUiHost, suiteChromium, waitForText } from './support'
+import {
+  download,
+  SCREENSHOT_DIR,
+  STEP_TIMEOUT_MS,
+  screenshots,
+  startUiHost,
+  suiteChromium,
+  waitForText
+} from './support'
 
 const chromium = suiteChromium()
 
@@ -130,6 +150,106 @@ describe('hardware wallets in the browser', () => {
       await trezor.dispose()
       await bridge.close()
       await sandbox.close()
+    }
+  }, 240_000)
+
+  test('offline: a bundle imported on a Desk apart from the chain, signed on a Ledger into a witness the online Desk submits', async () => {
+    const sandbox = SandboxProvider.open()
+    const devices = {
+      timeoutMs: 60_000,
+      openLedger: async () => new LedgerCardanoAppDouble({ keys: CAROL_LEDGER_KEYS, ...ledger }),
+      openTrezor: openTrezorUsb
+    }
+    let ledger = { confirm: (_screen: Screen) => true }
+    const online = await startUiHost({ provider: sandbox, network: 'sandbox', close: async () => undefined }, devices)
+    // As in the QR loop, the offline Desk runs a sandbox of its own that never sees the online one's chain.
+    const apart = SandboxProvider.open({ clockTickMs: false })
+    const offline = await startUiHost({ provider: apart, network: 'sandbox', close: async () => undefined }, devices)
+    const { context, page, shot, byId } = await openPage(offline, 'hardware-offline')
+    const files = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-offline-'))
+    const heading = (name: string) => page.getByRole('heading', { level: 1, name })
+    const importFile = async (path: string) => {
+      await byId('nav-offline').click()
+      await byId('offline-view').waitFor()
+      await byId('import-tx').setInputFiles(path)
+      await heading('Review: Imported transaction').waitFor()
+    }
+    try {
+      // Online: the contract created (signed on the Ledger there); its first step is what goes offline, as a bundle
+      // and as the bare transaction, whose spent outputs the offline Desk's ledger never had.
+      const keys = await Keystore.open({ dir: join(online.dataDir, 'keys') })
+      const wallet = await keys.addHardware({
+        name: 'carol',
+        vendor: 'ledger',
+        accountIndex: 0,
+        accountXvk: CAROL_ACCOUNT.xvk
+      })
+      const { desk } = online.host
+      const confirmed = async (txId: string) => {
+        while ((await desk['tx.status']({ txId })).status !== 'confirmed') {
+          await new Promise((resolve) => setTimeout(resolve, 500))
+        }
+      }
+      const created = await desk['contracts.create']({
+        walletId: wallet.id,
+        contractJson: stringifyContract(holderContract(BigInt(Date.now()) + 86_400_000n)),
+        roles: [{ role: 'Holder', address: carol.address }],
+        tags: ['desk.e2e']
+      })
+      await desk['tx.signWithDevice']({ txId: created.txId, walletId: wallet.id })
+      await confirmed(created.txId)
+      const built = await desk['contracts.apply']({
+        walletId: wallet.id,
+        contractId: created.contractId!,
+        inputsJson: stringifyInputs(HOLDER_CHOOSES)
+      })
+      const bundlePath = join(files, 'apply.bundle.json')
+      writeFileSync(bundlePath, (await desk['tx.exportBundle']({ txId: built.txId })).text)
+      const unsignedPath = join(files, 'apply.unsigned.tx.json')
+      writeFileSync(unsignedPath, (await desk['tx.exportUnsigned']({ txId: built.txId })).text)
+
+      // Offline: the Ledger added from its tab (the account key read through the Cardano app double).
+      await byId('tab-hardware').click()
+      await byId('hardware-add').click()
+      await waitForText(byId('wallet-picker'), 'Ledger account 0')
+
+      // The bare transaction: its inputs unread here, the net effect says what is unknown instead of a total.
+      await importFile(unsignedPath)
+      await waitForText(byId('net-effect'), /Unknown: \d+ spent inputs? could not be read/)
+      expect(await byId('net-effect').textContent()).not.toMatch(/receives/)
+      await shot('without-bundle')
+
+      // The bundle: what the Ledger will show, then the user rejects on the device, then confirms.
+      await importFile(bundlePath)
+      await byId('device-steps').waitFor()
+      expect(await byId('device-step').first().textContent()).toContain('Start signing a Plutus transaction')
+      if (await byId('warnings-ack').isVisible()) await byId('warnings-ack').check()
+      expect(await byId('device-sign-submit').textContent()).toContain('Sign on the Ledger and save the witness')
+      await shot('steps')
+      ledger = { confirm: (screen) => screen.kind !== 'confirm' }
+      await byId('device-sign-submit').click()
+      await waitForText(byId('device-sign').getByTestId('error'), 'rejected on the Ledger: nothing was signed')
+      await waitForText(byId('device-sign-submit'), 'Review on the Ledger again')
+      await shot('rejected')
+      ledger = { confirm: () => true }
+      const witness = await download(page, byId('device-sign-submit'), files)
+      expect(witness.name).toBe(`${built.txId}.witness.json`)
+      await waitForText(byId('witness-saved'), witness.name)
+      await shot('witness')
+
+      // Online again: the witness completes the build, and the sandbox confirms it.
+      const text = readFileSync(witness.path, 'utf8')
+      expect(await desk['tx.submitWitness']({ txId: built.txId, text })).toEqual({
+        txId: built.txId,
+        status: 'submitted'
+      })
+      await confirmed(built.txId)
+    } finally {
+      await context.close()
+      await offline.stop()
+      await online.stop()
+      await sandbox.close()
+      await apart.close()
     }
   }, 240_000)
 })

@@ -20,6 +20,7 @@ import {
   type LedgerTransport,
   type TrezorCardano
 } from '../hardware'
+import { formatRef } from '../../core/cardano/refs'
 import type { AccountKey } from '../keys/wallet-file'
 import { loadedNetwork, type LoadedTx } from '../offline-tx'
 import { readImportedOffThread } from '../worker'
@@ -62,6 +63,10 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
   }
 
   /** The device request for `tx`, refused before the device when the wallet holds none of the keys it needs. */
+  /**
+   * The device request for `tx`, refused before the device when the wallet holds none of the keys it needs —
+   * or, when some spent outputs could not be read (`unread`), when which of its keys they need is unknown.
+   */
   async function plan(
     walletId: string,
     txId: string,
@@ -69,8 +74,18 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
   ): Promise<Planned> {
     const { vendor, account } = await keystore.hardwareAccount(walletId)
     const planned = await planDeviceSigning({ ...input, vendor, account })
-    if (planned.context.witnessPaths.length === 0) throw await nothingToSign(ctx, walletId, txId)
-    return { ...planned, account }
+    if (planned.context.witnessPaths.length > 0) return { ...planned, account }
+    const { body } = planned.tx
+    const read = new Set(input.resolved.map((o) => formatRef(o.ref)))
+    if ([...body.inputs, ...body.collateral].some((ref) => !read.has(formatRef(ref)))) {
+      throw deskFailure(
+        'BadRequest',
+        'InputsUnknown',
+        `the outputs transaction ${txId} spends cannot be read here, so which keys must sign it is unknown: import its review bundle (Export the review bundle on the Desk that built it) to sign it on the device`,
+        { txId }
+      )
+    }
+    throw await nothingToSign(ctx, walletId, txId)
   }
 
   async function planBuild(txId: string, walletId: string): Promise<Planned> {
@@ -79,22 +94,10 @@ export function deviceCalls(ctx: DeskContext, devices: HardwareDevices): Handler
     return plan(walletId, row.txId, { tx: row.unsignedTx, network: provider.network, resolved })
   }
 
-  /**
-   * An imported file signs for the network its bundle names, with the inputs the bundle (or a chain) resolves.
-   * Without them, which of the account's keys the inputs need is unknown, and the device would sign blind.
-   */
+  /** An imported file signs for the network its bundle names, with the inputs the bundle (or a chain) resolves. */
   async function planImported(loaded: LoadedTx, walletId: string): Promise<Planned> {
-    const facts = await importedFacts(provider, loaded)
-    if (facts === undefined) {
-      throw deskFailure(
-        'BadRequest',
-        'InputsUnknown',
-        `the outputs transaction ${loaded.txId} spends cannot be read here, so which keys must sign it is unknown: import its review bundle (Export the review bundle on the Desk that built it) to sign it on the device`,
-        { txId: loaded.txId }
-      )
-    }
-    const network = loadedNetwork(loaded, provider.network)
-    return plan(walletId, loaded.txId, { tx: loaded.tx, network, resolved: facts.resolvedInputs })
+    const resolved = (await importedFacts(provider, loaded))?.resolvedInputs ?? []
+    return plan(walletId, loaded.txId, { tx: loaded.tx, network: loadedNetwork(loaded, provider.network), resolved })
   }
 
   /** The device's signatures, verified against the body hash, with the transaction they are spliced into. */

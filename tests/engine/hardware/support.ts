@@ -82,31 +82,35 @@ const LATER = T0 + 864_000_000n
 
 /**
  * Holder (a role minted to carol) chooses, then carol (as an address) deposits 5 ada into Holder's account,
- * and the close pays it to Holder: a payout carol withdraws.
+ * and the close pays it to Holder: a payout carol withdraws. Each step waits until `timeout`.
  */
-export const HOLDER_CONTRACT: Contract = {
-  type: 'When',
-  cases: [
-    {
-      type: 'Case',
-      action: { type: 'Choice', choice: { name: 'go', owner: HOLDER }, bounds: [{ from: 1n, to: 1n }] },
-      then: {
-        type: 'When',
-        cases: [
-          {
-            type: 'Case',
-            action: { type: 'Deposit', account: HOLDER, party: CAROL_PARTY, token: ADA_TOKEN, value: 5n * ADA },
-            then: { type: 'Close' }
-          }
-        ],
-        timeout: LATER,
-        timeoutContinuation: { type: 'Close' }
+export function holderContract(timeout: bigint): Contract {
+  return {
+    type: 'When',
+    cases: [
+      {
+        type: 'Case',
+        action: { type: 'Choice', choice: { name: 'go', owner: HOLDER }, bounds: [{ from: 1n, to: 1n }] },
+        then: {
+          type: 'When',
+          cases: [
+            {
+              type: 'Case',
+              action: { type: 'Deposit', account: HOLDER, party: CAROL_PARTY, token: ADA_TOKEN, value: 5n * ADA },
+              then: { type: 'Close' }
+            }
+          ],
+          timeout,
+          timeoutContinuation: { type: 'Close' }
+        }
       }
-    }
-  ],
-  timeout: LATER,
-  timeoutContinuation: { type: 'Close' }
+    ],
+    timeout,
+    timeoutContinuation: { type: 'Close' }
+  }
 }
+
+export const HOLDER_CONTRACT: Contract = holderContract(LATER)
 
 /** The contract's first step, applied by the holder of the role token. */
 export const HOLDER_CHOOSES = [
