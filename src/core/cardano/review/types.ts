@@ -122,6 +122,7 @@ export type WarningCode =
   | 'missing-datum'
   | 'redeemer-without-target'
   | 'marlowe-failure'
+  | 'scripts-not-marlowe'
 
 export interface ReviewWarning {
   readonly code: WarningCode

@@ -283,6 +283,16 @@ function hashWarnings(tx: DecodedTx, review: ReviewWithoutWarnings, warn: Warn):
 }
 
 function marloweWarnings(review: ReviewWithoutWarnings, warn: Warn): void {
+  const { steps, created, withdrawals } = review.marlowe
+  const allRead = [...review.inputs, ...review.referenceInputs].every((i) => i.resolved)
+  // Unread inputs hide scripts by themselves (the unresolved-inputs warning says so); read, they are not Marlowe's.
+  if (review.redeemers.length > 0 && steps.length + created.length + withdrawals.length === 0 && allRead) {
+    warn(
+      'scripts-not-marlowe',
+      'info',
+      "The transaction runs Plutus scripts that are not the Marlowe validators Desk knows for this network, so there is no Marlowe section: they are another application's, or Marlowe validators of a sandbox started with its own, which only that sandbox's Desk recognises."
+    )
+  }
   for (const step of review.marlowe.steps) {
     const at = formatRef(step.input)
     const { result } = step

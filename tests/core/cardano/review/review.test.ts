@@ -182,7 +182,8 @@ describe('reviewTransaction: a Plutus V2 spend', () => {
       end: { slot: 5000n, posixMs: slotTime(5000), utc: new Date(Number(slotTime(5000))).toISOString() },
       marloweInterval: { from: slotTime(100), to: slotTime(5000) - 1n }
     })
-    expect(review.warnings).toEqual([])
+    // Its script is not Marlowe's: the one note says why there is no Marlowe section.
+    expect(review.warnings.map((w) => w.code)).toEqual(['scripts-not-marlowe'])
     expectSerialisable(review)
   })
 

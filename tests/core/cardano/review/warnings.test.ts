@@ -282,4 +282,24 @@ describe('resolution, encoding and structure warnings', () => {
     }
     expect(find(warningsOf(bytes, context), 'marlowe-failure').severity).toBe('danger')
   })
+
+  it('scripts not recognised as Marlowe (custom sandbox validators) say why the Marlowe section is absent', () => {
+    const bytes = marloweApplyTx(TX_A, { outputDatum: encodeMarloweData(initialDatum()) })
+    const read: ReviewContext = { resolvedInputs: marloweApplyInputs(TX_A), eraSummaries: ERAS }
+    const unknown = reviewTransaction(bytes, read)
+    expect(unknown.marlowe.steps).toEqual([])
+    expect(find(unknown.warnings, 'scripts-not-marlowe')).toMatchObject({
+      severity: 'info',
+      message: expect.stringContaining('so there is no Marlowe section')
+    })
+    expect(find(warningsOf(plutusSpendTx(), spendContext), 'scripts-not-marlowe').severity).toBe('info')
+    // Recognised: the Marlowe section is there, and no such note.
+    const known = { ...read, marloweScripts: { [scriptHash(FAKE_SEMANTICS)]: 'marlowe-semantics' as const } }
+    expect(reviewTransaction(bytes, known).marlowe.steps).toHaveLength(1)
+    expect(warningsOf(bytes, known).map((w) => w.code)).not.toContain('scripts-not-marlowe')
+    // Inputs unread: they may be what hides the scripts, which the unresolved-inputs warning says.
+    const codes = warningsOf(bytes, { eraSummaries: ERAS }).map((w) => w.code)
+    expect(codes).toContain('unresolved-inputs')
+    expect(codes).not.toContain('scripts-not-marlowe')
+  })
 })
