@@ -193,8 +193,12 @@ export interface StoreOperations {
   /** Unsigned transactions whose submit was started but never recorded as accepted (a crash, or a refusal). */
   attemptedSubmits(): Promise<TxRow[]>
   txsOfContract(contractId: string): Promise<TxRow[]>
-  /** Written before the node sees the tx, so that after a crash the follower can ask the node about it. */
-  recordSubmitAttempt(txId: string, signedTx: Uint8Array): Promise<void>
+  /**
+   * Written before the node sees the tx, so that after a crash the follower can ask the node about it. False when
+   * the build can no longer be submitted — submitted, superseded or discarded meanwhile (by another process sharing
+   * the store, after this one read the build): it must not be sent.
+   */
+  recordSubmitAttempt(txId: string, signedTx: Uint8Array): Promise<boolean>
   /** The node refused the attempt outright: forget it. */
   clearSubmitAttempt(txId: string): Promise<void>
   /** False when the tx was no longer unsigned (someone else submitted it first). */
@@ -204,7 +208,10 @@ export interface StoreOperations {
    * way (here or in another process sharing the store: its signed form may be at the node).
    */
   markSuperseded(txId: string, at: number): Promise<boolean>
-  /** The user gave up this unsigned build; false when it was no longer unsigned, or already discarded. */
+  /**
+   * The user gave up this unsigned build; false when it was no longer unsigned, already discarded, or its submit is
+   * under way (here or in another process sharing the store).
+   */
   markDiscarded(txId: string, at: number): Promise<boolean>
   /** The builds whose live reservations spend any of `refs` (`txid#ix`), oldest build first. */
   heldBy(refs: readonly string[], now: number): Promise<HeldBy[]>

@@ -70,7 +70,7 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
         "UPDATE txs SET superseded_at = ? WHERE tx_id = ? AND status = 'unsigned' AND signed_tx IS NULL"
       ),
       markDiscarded: db.prepare(
-        "UPDATE txs SET discarded_at = ? WHERE tx_id = ? AND status = 'unsigned' AND discarded_at IS NULL"
+        "UPDATE txs SET discarded_at = ? WHERE tx_id = ? AND status = 'unsigned' AND discarded_at IS NULL AND signed_tx IS NULL"
       ),
       heldBy: db.prepare<
         [number, string],
@@ -92,7 +92,10 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
         "SELECT * FROM txs WHERE status = 'unsigned' AND signed_tx IS NOT NULL ORDER BY created_at, tx_id"
       ),
       txsOfContract: txs('SELECT * FROM txs WHERE contract_id = ? ORDER BY created_at, tx_id'),
-      recordAttempt: db.prepare("UPDATE txs SET signed_tx = ? WHERE tx_id = ? AND status = 'unsigned'"),
+      recordAttempt: db.prepare(
+        `UPDATE txs SET signed_tx = ?
+          WHERE tx_id = ? AND status = 'unsigned' AND superseded_at IS NULL AND discarded_at IS NULL`
+      ),
       clearAttempt: db.prepare("UPDATE txs SET signed_tx = NULL WHERE tx_id = ? AND status = 'unsigned'"),
       markSubmitted: db.prepare(
         "UPDATE txs SET status = 'submitted', signed_tx = ?, submitted_at = ? WHERE tx_id = ? AND status = 'unsigned'"
@@ -226,10 +229,10 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
     return (this.statements.txsOfContract.all(contractId) as RawTx[]).map(txFromRaw)
   }
 
-  /** Written before the node sees the tx, so that after a crash the follower can ask the node about it. */
-  recordSubmitAttempt(txId: string, signedTx: Uint8Array): void {
+  /** Written before the node sees the tx; false when it can no longer be submitted. */
+  recordSubmitAttempt(txId: string, signedTx: Uint8Array): boolean {
     this.writes += 1
-    this.statements.recordAttempt.run(signedTx, txId)
+    return this.statements.recordAttempt.run(signedTx, txId).changes === 1
   }
 
   /** The node refused the attempt outright: forget it. */
@@ -250,7 +253,7 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
     return this.statements.markSuperseded.run(at, txId).changes === 1
   }
 
-  /** The user gave up this unsigned build; false when it was no longer unsigned, or already discarded. */
+  /** The user gave up this unsigned build; false when it was no longer unsigned, already discarded, or being submitted. */
   markDiscarded(txId: string, at: number): boolean {
     this.writes += 1
     return this.statements.markDiscarded.run(at, txId).changes === 1

@@ -43,6 +43,9 @@ describe.each(storeBackends())('store operations in $name', ({ available, fresh 
     expect(await store.markDiscarded(id(1), 11)).toBe(true)
     expect(await store.markDiscarded(id(1), 12)).toBe(false)
     expect(await store.tx(id(1))).toMatchObject({ status: 'unsigned', supersededAt: 10, discardedAt: 11 })
+    // Superseded or discarded (by another process, after this one read the build): its submit does not start.
+    expect(await store.recordSubmitAttempt(id(1), Uint8Array.of(9))).toBe(false)
+    expect(await store.attemptedSubmits()).toEqual([])
     // Built again from the same inputs: whole again, under the new reservation.
     await store.insertBuilt(create(1, { reservationKey: 'k1-again', createdAt: 20 }))
     const again = await store.tx(id(1))
@@ -50,10 +53,11 @@ describe.each(storeBackends())('store operations in $name', ({ available, fresh 
     expect(again?.supersededAt).toBeUndefined()
     expect(again?.discardedAt).toBeUndefined()
 
-    // A build whose submit is under way is not superseded: its signed form may be at the node.
-    await store.recordSubmitAttempt(id(1), Uint8Array.of(1, 2))
+    // A build whose submit is under way is neither superseded nor discarded: its signed form may be at the node.
+    expect(await store.recordSubmitAttempt(id(1), Uint8Array.of(1, 2))).toBe(true)
     expect((await store.attemptedSubmits()).map((r) => r.txId)).toEqual([id(1)])
     expect(await store.markSuperseded(id(1), 30)).toBe(false)
+    expect(await store.markDiscarded(id(1), 31)).toBe(false)
     await store.clearSubmitAttempt(id(1))
     expect(await store.attemptedSubmits()).toEqual([])
     expect(await store.markSubmitted(id(1), Uint8Array.of(1, 2, 3), 40)).toBe(true)

@@ -103,6 +103,14 @@ function withHeldInputs(e: EngineError, held: HeldOutputs): EngineError {
   })
 }
 
+/** Why a stored build can no longer be submitted, if it cannot. */
+function unsubmittable(row: TxRow): EngineError | undefined {
+  if (row.status !== 'unsigned') return alreadySubmitted(row, row.status)
+  if (row.discardedAt !== undefined) return discarded(row)
+  if (row.supersededAt !== undefined) return superseded(row)
+  return undefined
+}
+
 /** Which build a stored transaction is: its kind, and the contract it creates or applies inputs to. */
 function buildRefOf(row: TxRow): BuildRef {
   return { kind: row.kind, txId: row.txId, ...(row.contractId === undefined ? {} : { contractId: row.contractId }) }
@@ -318,16 +326,21 @@ export class MarloweService {
     const txId = id.toLowerCase()
     const row = await this.store.tx(txId)
     if (row === undefined) throw notFound('TxNotFound', `there is no transaction ${txId} built here`)
-    if (row.status !== 'unsigned' || this.inFlight.has(txId)) {
-      const status = row.status === 'unsigned' ? 'being submitted' : row.status
-      throw new EngineError(
+    const undiscardable = (status: string): EngineError =>
+      new EngineError(
         'Conflict',
         'AlreadySubmitted',
         `transaction ${txId} is ${status}: only an unsigned build can be discarded`,
         { txId, status }
       )
+    if (row.status !== 'unsigned') throw undiscardable(row.status)
+    if (this.inFlight.has(txId)) throw undiscardable('being submitted')
+    if (!(await this.store.markDiscarded(txId, this.now()))) {
+      // Discarded before (harmless), or submitted meanwhile — perhaps by another process sharing the store.
+      const now = await this.mustTx(txId)
+      if (now.discardedAt !== undefined && now.status === 'unsigned') return now
+      throw undiscardable(now.status === 'unsigned' ? 'being submitted' : now.status)
     }
-    await this.store.markDiscarded(txId, this.now())
     await this.builder.release(row.reservationKey)
     return await this.mustTx(txId)
   }
@@ -352,9 +365,8 @@ export class MarloweService {
     const row = await this.store.tx(txId.toLowerCase())
     if (row === undefined) throw notFound('TxNotFound', `there is no transaction ${txId} built here`)
     if (this.inFlight.has(row.txId)) throw alreadySubmitted(row, 'being submitted')
-    if (row.status !== 'unsigned') throw alreadySubmitted(row, row.status)
-    if (row.discardedAt !== undefined) throw discarded(row)
-    if (row.supersededAt !== undefined) throw superseded(row)
+    const refusal = unsubmittable(row)
+    if (refusal !== undefined) throw refusal
     return row
   }
 
@@ -377,7 +389,10 @@ export class MarloweService {
     if (this.inFlight.has(row.txId)) throw alreadySubmitted(row, 'being submitted')
     this.inFlight.add(row.txId)
     try {
-      await this.store.recordSubmitAttempt(row.txId, signed)
+      // Another process sharing the store may have submitted, superseded or discarded it since it was read.
+      if (!(await this.store.recordSubmitAttempt(row.txId, signed))) {
+        throw unsubmittable(await this.mustTx(row.txId)) ?? alreadySubmitted(row, 'being submitted')
+      }
       let outcome: SubmitOutcome = 'accepted'
       try {
         await this.sendToNode(signed)

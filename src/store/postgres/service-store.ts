@@ -126,8 +126,13 @@ class PgServiceRows implements StoreOperations {
     return rows.map(txFromRaw)
   }
 
-  async recordSubmitAttempt(txId: string, signedTx: Uint8Array): Promise<void> {
-    await this.session.run("UPDATE txs SET signed_tx = $1 WHERE tx_id = $2 AND status = 'unsigned'", [signedTx, txId])
+  async recordSubmitAttempt(txId: string, signedTx: Uint8Array): Promise<boolean> {
+    const changed = await this.session.run(
+      `UPDATE txs SET signed_tx = $1
+        WHERE tx_id = $2 AND status = 'unsigned' AND superseded_at IS NULL AND discarded_at IS NULL`,
+      [signedTx, txId]
+    )
+    return changed === 1
   }
 
   async clearSubmitAttempt(txId: string): Promise<void> {
@@ -152,7 +157,7 @@ class PgServiceRows implements StoreOperations {
 
   async markDiscarded(txId: string, at: number): Promise<boolean> {
     const changed = await this.session.run(
-      "UPDATE txs SET discarded_at = $1 WHERE tx_id = $2 AND status = 'unsigned' AND discarded_at IS NULL",
+      "UPDATE txs SET discarded_at = $1 WHERE tx_id = $2 AND status = 'unsigned' AND discarded_at IS NULL AND signed_tx IS NULL",
       [at, txId]
     )
     return changed === 1

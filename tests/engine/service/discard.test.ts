@@ -99,4 +99,19 @@ describe.each(storeKinds())('discarding an unsigned build ($name)', ({ available
     const unknown = await failure(service.discard('ab'.repeat(32)))
     expect(unknown.kind).toBe('NotFound')
   })
+
+  test.skipIf(!available)('a build whose submit another process sharing the store has started is refused', async () => {
+    const { opened, wallet } = await setup(await storeUrl())
+    const built = await opened.service.createContract(
+      { changeAddress: wallet.address },
+      { contract: notify, tags: {}, metadata: {} }
+    )
+    const txId = built.contractId.slice(0, 64)
+    // What another replica records just before it hands the signed tx to the node.
+    expect(await opened.store.recordSubmitAttempt(txId, built.unsigned.tx)).toBe(true)
+    const refused = await failure(opened.service.discard(txId))
+    expect(refused.code).toBe('AlreadySubmitted')
+    expect(refused.message).toBe(`transaction ${txId} is being submitted: only an unsigned build can be discarded`)
+    expect((await opened.store.tx(txId))?.discardedAt).toBeUndefined()
+  })
 })
