@@ -8,6 +8,7 @@ import type { NetworkName } from '../chain/provider'
 import { openNodeChain, type OpenedChain } from '../chain/open'
 import { MarloweScriptsError } from '../chain/marlowe-scripts'
 import { SandboxProvider, type SandboxOptions } from '../chain/sandbox'
+import { SharedChainProvider } from '../chain/shared'
 import { evaluatePlutusOffThread } from '../engine/worker'
 import { CliError, usageError } from './errors'
 
@@ -40,6 +41,8 @@ export interface ChainChoice {
   readonly blockfrost?: string
   readonly 'blockfrost-url'?: string
   readonly 'submit-api'?: string
+  /** The chain another process shares on this machine (`sandbox share`), instead of holding one. */
+  readonly chain?: string
 }
 
 export type OpenChain = OpenedChain
@@ -58,6 +61,7 @@ export async function openChain(
   choice: ChainChoice,
   options: { readonly follow?: boolean } = {}
 ): Promise<OpenChain> {
+  if (choice.chain !== undefined) return openSharedChain(command, choice)
   const network = networkName(command, choice.network)
   const node = choice.ogmios ?? choice.kupo ?? choice.blockfrost ?? choice['submit-api'] ?? choice['blockfrost-url']
   if (network === 'sandbox') {
@@ -92,6 +96,33 @@ function openSandbox(command: string, options: SandboxOptions): SandboxProvider 
     if (e instanceof MarloweScriptsError) throw new CliError(`${command}: --validators: ${e.message}`)
     throw e
   }
+}
+
+/** `--chain URL`: the chain's own process holds the ledger (or the node link); it says which network it is. */
+async function openSharedChain(command: string, choice: ChainChoice): Promise<OpenChain> {
+  const url = choice.chain ?? ''
+  const node = choice.ogmios ?? choice.kupo ?? choice.blockfrost ?? choice['submit-api'] ?? choice['blockfrost-url']
+  if (node !== undefined || choice.validators !== undefined) {
+    throw usageError(
+      `${command}: --chain uses the chain another process holds; its node and validators are that process's`
+    )
+  }
+  if (!/^http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?\/?$/.test(url)) {
+    throw usageError(`${command}: --chain ${url} is not a local http://127.0.0.1:PORT/ URL (see "sandbox share")`)
+  }
+  const provider = await SharedChainProvider.open(url)
+  if (choice.network !== undefined && networkName(command, choice.network) !== provider.network) {
+    throw usageError(`${command}: --network ${choice.network}, but the chain at ${url} is ${provider.network}`)
+  }
+  return { provider, network: provider.network, close: () => Promise.resolve() }
+}
+
+/** A `--port` value, or `fallback` without one. */
+export function portOf(command: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback
+  const port = Number(text)
+  if (!/^\d+$/.test(text) || port > 65535) throw usageError(`${command}: --port ${text} is not a port number (0-65535)`)
+  return port
 }
 
 function networkName(command: string, text: string | undefined): NetworkName {

@@ -8,7 +8,11 @@ import { AddressError, parseShelleyAddress, type ShelleyAddress } from '../../co
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { usageError } from '../errors'
 import { formatAda } from '../render/review'
-import { openChain, sandboxOptions } from '../chain'
+import { openChain, portOf, sandboxOptions } from '../chain'
+import { shareChain } from '../../chain/shared'
+import { untilSignal } from '../signals'
+
+const SHARE_PORT = 3781
 
 /** Checked here, so that a mistyped address is said to be one rather than reported as the ledger's refusal. */
 function checkPayee(command: string, address: string): void {
@@ -135,4 +139,33 @@ contract deadlines and validity intervals can be reached without waiting. The cl
   }
 }
 
-export const sandboxCommands: readonly Command[] = [status, wallets, fund, advance]
+const share: Command = {
+  name: 'sandbox share',
+  summary: 'hold the sandbox and share its chain with several serve processes on this machine',
+  help: `Usage: marlowe-desk sandbox share [--port N] [--data DIR] [--validators DIR]
+
+One process at a time holds the sandbox ledger. This one holds it and serves its chain on
+http://127.0.0.1:N/ (default ${SHARE_PORT}), so that several "serve --chain http://127.0.0.1:N/ --store postgres://…"
+replicas build on, submit to and follow one ledger, as replicas on a real network share one node. Its clock
+follows the wall clock. Runs until SIGINT/SIGTERM.
+
+Any program on this machine can submit to it and read it: it is a test ledger with public test wallets.`,
+  async run(args, io) {
+    const { values, positionals } = parseOptions(this.name, args, { ...sandboxOptions, port: { type: 'string' } })
+    expectPositionals(this.name, positionals, [])
+    const port = portOf(this.name, values.port, SHARE_PORT)
+    const chain = await openChain(this.name, values, { follow: true })
+    try {
+      const shared = await shareChain(chain.provider, port)
+      io.out(`sandbox chain shared on http://127.0.0.1:${shared.port}/`)
+      io.out(`listening ${shared.port}`)
+      const signal = await untilSignal()
+      io.out(`${signal}: stopping`)
+      await shared.close()
+    } finally {
+      await chain.close()
+    }
+  }
+}
+
+export const sandboxCommands: readonly Command[] = [status, wallets, fund, advance, share]

@@ -12,19 +12,13 @@ import { DeskHost } from '../../host/host'
 import { createServer, listen } from '../../server/app'
 import { UiSessions } from '../../server/ui-sessions'
 import { expectPositionals, parseOptions, type Command } from '../command'
-import { desktopHome, openChain, chainOptions, type ChainChoice, type OpenChain } from '../chain'
+import { desktopHome, openChain, chainOptions, portOf, type ChainChoice, type OpenChain } from '../chain'
 import { CliError, usageError } from '../errors'
 import { recordServe } from '../running-serve'
+import { untilSignal } from '../signals'
 import { version as VERSION } from '../../../package.json'
 
 const DEFAULT_PORT = 3780
-
-function portOf(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PORT
-  const port = Number(text)
-  if (!/^\d+$/.test(text) || port > 65535) throw usageError(`serve: --port ${text} is not a port number (0-65535)`)
-  return port
-}
 
 /** The built renderer: `out/renderer`, beside the CLI bundle in `out/cli`. */
 function uiDirOf(given: string | undefined): string {
@@ -75,26 +69,12 @@ function scriptsOf(chain: OpenChain): string {
   return `${d.standIn ? 'stand-ins' : 'given validators'} (${hashes})`
 }
 
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string): void => {
-      process.off('SIGINT', onInt)
-      process.off('SIGTERM', onTerm)
-      resolve(signal)
-    }
-    const onInt = (): void => stop('SIGINT')
-    const onTerm = (): void => stop('SIGTERM')
-    process.on('SIGINT', onInt)
-    process.on('SIGTERM', onTerm)
-  })
-}
-
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the Runtime-compatible build/submit HTTP API on 127.0.0.1 (sandbox by default)',
   help: `Usage: marlowe-desk serve [--network sandbox|preview|preprod|mainnet] [--port N]
                           [--ogmios URL [--kupo URL] | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]
-                          [--validators DIR] [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
+                          [--chain URL] [--validators DIR] [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
 
 Serves Marlowe Runtime's REST API (POST /contracts, PUT /contracts/{id}, /transactions, /withdrawals,
 /payouts, /healthcheck, /openapi.json) on http://127.0.0.1:N (default ${DEFAULT_PORT}). Built transactions are
@@ -107,6 +87,8 @@ kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, acr
                   Marlowe contract on chain is served, whoever created it (Ogmios needs --include-transaction-cbor)
   --blockfrost    a Blockfrost project id (or --blockfrost-url for a self-hosted instance)
   --submit-api    a cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost)
+  --chain         the chain another process holds on this machine ("sandbox share" prints its URL), so that
+                  several serve processes (replicas on one --store) build on and submit to one sandbox
   --validators    on the sandbox: deploy the Marlowe validators in DIR (semantics.plutus, payout.plutus,
                   open-role.plutus as cardano-cli TextEnvelopes; see "validators fetch") instead of stand-ins
   --no-token      accept requests without the API token (any local program can then use the API)
@@ -126,6 +108,7 @@ network, node and port stay as these flags set them.`,
   async run(args, io) {
     const { values, positionals } = parseOptions(this.name, args, {
       ...chainOptions,
+      chain: { type: 'string' },
       port: { type: 'string' },
       'no-token': { type: 'boolean' },
       'cors-origin': { type: 'string', multiple: true },
@@ -134,7 +117,7 @@ network, node and port stay as these flags set them.`,
       verbose: { type: 'boolean' }
     })
     expectPositionals(this.name, positionals, [])
-    const port = portOf(values.port)
+    const port = portOf(this.name, values.port, DEFAULT_PORT)
     if (values['ui-dir'] !== undefined && values.ui !== true) throw usageError('serve: --ui-dir goes with --ui')
     const uiDir = values.ui === true ? uiDirOf(values['ui-dir']) : undefined
     const home = values.data ?? desktopHome()
