@@ -9,6 +9,7 @@ export interface ServeProcess {
   readonly base: string
   readonly token: string
   stdout(): string
+  stderr(): string
   /** Resolves with the exit code (or signal name). */
   exited(): Promise<number | string>
 }
@@ -26,6 +27,33 @@ export function exitOf(child: ChildProcess): Promise<number | string> {
   return new Promise((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)))
 }
 
+/** Waits for a started CLI's "listening <port>" line; its port, and what it printed so far. */
+export async function untilListening(
+  child: ChildProcess,
+  what: string
+): Promise<{ port: number; stdout: () => string; stderr: () => string }> {
+  let out = ''
+  let err = ''
+  child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))
+  child.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')))
+  const port = await new Promise<number>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${what} did not start in 30 s:\n${out}\n${err}`)), 30_000)
+    const check = (): void => {
+      const m = /^listening (\d+)$/m.exec(out)
+      if (m === null) return
+      clearTimeout(timer)
+      child.stdout?.off('data', check)
+      done(Number(m[1]))
+    }
+    child.stdout?.on('data', check)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      fail(new Error(`${what} exited with ${code}:\n${out}\n${err}`))
+    })
+  })
+  return { port, stdout: () => out, stderr: () => err }
+}
+
 /**
  * Starts a server on `data` and waits for its "listening <port>" line. `asHome`: name `data` as
  * MARLOWE_DESK_HOME, as a user who never passes --data does.
@@ -37,24 +65,17 @@ export async function startServe(
 ): Promise<ServeProcess> {
   const child =
     options.asHome === true ? spawnServe(extra, { MARLOWE_DESK_HOME: data }) : spawnServe(['--data', data, ...extra])
-  let out = ''
-  let err = ''
-  child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))
-  const port = await new Promise<number>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`serve did not start in 30 s:\n${out}\n${err}`)), 30_000)
-    child.stdout?.on('data', (b: Buffer) => {
-      out += b.toString('utf8')
-      const m = /^listening (\d+)$/m.exec(out)
-      if (m !== null) {
-        clearTimeout(timer)
-        done(Number(m[1]))
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      fail(new Error(`serve exited with ${code}:\n${out}\n${err}`))
-    })
-  })
+  const { port, stdout, stderr } = await untilListening(child, 'serve')
   const token = extra.includes('--no-token') ? '' : readFileSync(join(data, 'api-token'), 'utf8').trim()
-  return { child, base: `http://127.0.0.1:${port}`, token, stdout: () => out, exited: () => exitOf(child) }
+  return { child, base: `http://127.0.0.1:${port}`, token, stdout, stderr, exited: () => exitOf(child) }
+}
+
+/** `sandbox share` on `data`: one sandbox ledger that `serve --chain` replicas use; its URL. */
+export async function startSharedSandbox(data: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [cliPath(), 'sandbox', 'share', '--port', '0', '--data', data], {
+    env: { ...process.env, NODE_PATH: resolve(__dirname, '../../node_modules') },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const { port } = await untilListening(child, 'sandbox share')
+  return { child, url: `http://127.0.0.1:${port}/` }
 }

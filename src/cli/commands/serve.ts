@@ -6,19 +6,37 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { LocalApiState, NodeSettings } from '../../api/contract'
 import { deploymentOf } from '../../chain/deployments'
-import { openService } from '../../engine/service'
+import { openService, type OpenService } from '../../engine/service'
 import { apiToken } from '../../host/api-token'
 import { DeskHost } from '../../host/host'
 import { createServer, listen } from '../../server/app'
 import { UiSessions } from '../../server/ui-sessions'
 import { expectPositionals, parseOptions, type Command } from '../command'
 import { desktopHome, openChain, chainOptions, portOf, type ChainChoice, type OpenChain } from '../chain'
+import { StoreError } from '../../store/database'
+import { openPostgresStore } from '../../store/open-store'
 import { CliError, usageError } from '../errors'
 import { recordServe } from '../running-serve'
 import { untilSignal } from '../signals'
 import { version as VERSION } from '../../../package.json'
 
 const DEFAULT_PORT = 3780
+
+/** `--store`: a PostgreSQL URL; the password it may carry is never repeated in a message. */
+function storeUrlOf(text: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(text)
+  } catch {
+    url = undefined
+  }
+  if (url === undefined || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || url.hostname === '') {
+    throw usageError(
+      'serve: --store takes a PostgreSQL URL (postgres://user@host:5432/database); without it the store is SQLite in the data directory'
+    )
+  }
+  return text
+}
 
 /** The built renderer: `out/renderer`, beside the CLI bundle in `out/cli`. */
 function uiDirOf(given: string | undefined): string {
@@ -74,7 +92,7 @@ export const serveCommand: Command = {
   summary: 'run the Runtime-compatible build/submit HTTP API on 127.0.0.1 (sandbox by default)',
   help: `Usage: marlowe-desk serve [--network sandbox|preview|preprod|mainnet] [--port N]
                           [--ogmios URL [--kupo URL] | --blockfrost PROJECT_ID [--blockfrost-url URL]] [--submit-api URL]
-                          [--chain URL] [--validators DIR] [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
+                          [--chain URL] [--store postgres://…] [--validators DIR] [--data DIR] [--no-token] [--cors-origin ORIGIN]... [--ui [--ui-dir DIR]] [--verbose]
 
 Serves Marlowe Runtime's REST API (POST /contracts, PUT /contracts/{id}, /transactions, /withdrawals,
 /payouts, /healthcheck, /openapi.json) on http://127.0.0.1:N (default ${DEFAULT_PORT}). Built transactions are
@@ -89,6 +107,9 @@ kept in DIR (default $MARLOWE_DESK_HOME or ~/.marlowe-desk) until confirmed, acr
   --submit-api    a cardano-submit-api URL to submit through (queries still go to Ogmios/Blockfrost)
   --chain         the chain another process holds on this machine ("sandbox share" prints its URL), so that
                   several serve processes (replicas on one --store) build on and submit to one sandbox
+  --store         keep the service's data in this PostgreSQL database instead of DIR's SQLite file: several serve
+                  processes on one database behave as one service (a build made by one is submitted through
+                  another, reservations hold across them, one follows the chain at a time)
   --validators    on the sandbox: deploy the Marlowe validators in DIR (semantics.plutus, payout.plutus,
                   open-role.plutus as cardano-cli TextEnvelopes; see "validators fetch") instead of stand-ins
   --no-token      accept requests without the API token (any local program can then use the API)
@@ -109,6 +130,7 @@ network, node and port stay as these flags set them.`,
     const { values, positionals } = parseOptions(this.name, args, {
       ...chainOptions,
       chain: { type: 'string' },
+      store: { type: 'string' },
       port: { type: 'string' },
       'no-token': { type: 'boolean' },
       'cors-origin': { type: 'string', multiple: true },
@@ -121,6 +143,10 @@ network, node and port stay as these flags set them.`,
     if (values['ui-dir'] !== undefined && values.ui !== true) throw usageError('serve: --ui-dir goes with --ui')
     const uiDir = values.ui === true ? uiDirOf(values['ui-dir']) : undefined
     const home = values.data ?? desktopHome()
+    const storeUrl = values.store === undefined ? undefined : storeUrlOf(values.store)
+    if (storeUrl !== undefined && uiDir !== undefined) {
+      throw usageError('serve: --ui runs the app on its own SQLite store; --store goes without --ui')
+    }
     const chain = await openChain(this.name, values, { follow: true })
     const token = values['no-token'] === true ? undefined : apiToken(home, (why) => io.err(why))
     let bound = 0
@@ -130,10 +156,19 @@ network, node and port stay as these flags set them.`,
       ...(token === undefined ? {} : { token })
     })
     // With --ui, the desk host owns the service (and the keystore); without it, only the service runs.
-    const engine =
-      uiDir === undefined
-        ? await openService({ provider: chain.provider, databasePath: join(home, `service-${chain.network}.sqlite`) })
-        : await openUiHost(home, chain, values, apiState)
+    const openEngine = async (): Promise<OpenService | DeskHost> => {
+      if (uiDir !== undefined) return openUiHost(home, chain, values, apiState)
+      const store =
+        storeUrl === undefined
+          ? { databasePath: join(home, `service-${chain.network}.sqlite`) }
+          : { store: await openPostgresStore(storeUrl) }
+      return openService({ provider: chain.provider, ...store })
+    }
+    const engine = await openEngine().catch(async (e: unknown) => {
+      await chain.close()
+      if (e instanceof StoreError) throw new CliError(`serve: ${e.message}`)
+      throw e
+    })
     const pageLink = (secret: string): void =>
       io.out(`Marlowe Desk in your browser: http://127.0.0.1:${bound}/ui/#secret=${secret}`)
     const sessions = new UiSessions({ onSecretRenewed: pageLink })

@@ -17,6 +17,11 @@ export interface FollowerOptions {
   /** How long a submitted tx may be unknown to the node before it counts as dropped; default 10 minutes. */
   readonly dropAfterMs?: number
   readonly now?: () => number
+  /**
+   * Whether this process may follow now (default: always). Replicas on one shared store all ask it every
+   * round; one leads, and when its process dies another one's next round takes over.
+   */
+  readonly mayLead?: () => Promise<boolean>
 }
 
 export interface SyncReport {
@@ -47,13 +52,20 @@ export class Follower {
     return this.running
   }
 
-  /** Runs `sync` every `intervalMs` until `stop`; the timer never keeps the process alive. */
+  /**
+   * Runs `sync` every `intervalMs` until `stop`, in the rounds this process leads; the timer never keeps the
+   * process alive.
+   */
   start(intervalMs: number): void {
     if (this.following) return
     this.following = true
+    const mayLead = this.options.mayLead ?? (() => Promise.resolve(true))
+    const round = async (): Promise<void> => {
+      if (await mayLead()) await this.sync()
+    }
     const tick = (): void => {
       if (!this.following) return
-      this.timer = setTimeout(() => void this.sync().then(tick, tick), intervalMs)
+      this.timer = setTimeout(() => void round().then(tick, tick), intervalMs)
       this.timer.unref()
     }
     tick()

@@ -53,6 +53,8 @@ export async function openService(options: OpenServiceOptions): Promise<OpenServ
     store,
     index,
     now,
+    // One of the services sharing a store follows at a time; the others take over when its process is gone.
+    mayLead: () => opened.tryLeadFollower(),
     ...(options.dropAfterMs === undefined ? {} : { dropAfterMs: options.dropAfterMs })
   })
   if (options.followEveryMs !== false) follower.start(options.followEveryMs ?? 1000)
