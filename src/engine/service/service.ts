@@ -296,7 +296,9 @@ export class MarloweService {
       try {
         return await build()
       } catch (e) {
-        if (!(e instanceof EngineError && HELD_INPUT_FAILURES.has(e.code))) throw e
+        // Losing every race for free inputs to concurrent builds (kind Unavailable) is not a lack of free inputs:
+        // superseding a build then would throw away a good one while the wallet has funds.
+        if (!(e instanceof EngineError && HELD_INPUT_FAILURES.has(e.code)) || e.kind === 'Unavailable') throw e
         const held = await this.heldWalletOutputs(wallet)
         const oldest = held.builds.find((b) => b.status === 'unsigned' && !b.superseded && !this.inFlight.has(b.txId))
         if (oldest === undefined || superseded >= MAX_SUPERSEDED) throw withHeldInputs(e, held)
