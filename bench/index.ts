@@ -15,6 +15,7 @@ import { benchReviewFuzz } from './review-fuzz.bench'
 import { benchScale } from './scale.bench'
 import { benchSandbox } from './sandbox.bench'
 import { benchSandboxScale } from './sandbox-scale.bench'
+import { benchReplicas } from './replicas.bench'
 import { benchServer } from './server.bench'
 
 const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
@@ -24,6 +25,7 @@ const GROUPS: Readonly<Record<string, () => void | Promise<void>>> = {
   sandbox: benchSandbox,
   build: benchBuild,
   server: benchServer,
+  replicas: benchReplicas,
   'event-loop': benchEventLoop,
   'chain-index': benchChainIndex,
   scale: benchScale,

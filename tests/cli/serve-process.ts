@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { untilListening } from './listening'
 import { cliPath } from './run-cli'
 
 export interface ServeProcess {
@@ -25,33 +26,6 @@ export function exitOf(child: ChildProcess): Promise<number | string> {
   if (child.exitCode !== null) return Promise.resolve(child.exitCode)
   if (child.signalCode !== null) return Promise.resolve(child.signalCode)
   return new Promise((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1)))
-}
-
-/** Waits for a started CLI's "listening <port>" line; its port, and what it printed so far. */
-export async function untilListening(
-  child: ChildProcess,
-  what: string
-): Promise<{ port: number; stdout: () => string; stderr: () => string }> {
-  let out = ''
-  let err = ''
-  child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')))
-  child.stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')))
-  const port = await new Promise<number>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${what} did not start in 30 s:\n${out}\n${err}`)), 30_000)
-    const check = (): void => {
-      const m = /^listening (\d+)$/m.exec(out)
-      if (m === null) return
-      clearTimeout(timer)
-      child.stdout?.off('data', check)
-      done(Number(m[1]))
-    }
-    child.stdout?.on('data', check)
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      fail(new Error(`${what} exited with ${code}:\n${out}\n${err}`))
-    })
-  })
-  return { port, stdout: () => out, stderr: () => err }
 }
 
 /**

@@ -48,8 +48,12 @@ export function builtTxFields<T>(
   return { txId: b.txId, tx: b.tx, fee: b.fee, spent: b.spent, collateral: b.collateral, reservation: b.reservation }
 }
 
-/** Races lost to concurrent builds before giving up. */
-const MAX_ATTEMPTS = 16
+/**
+ * Races lost to concurrent builds before giving up. An attempt is a read of the reservations and a selection (the
+ * evaluation comes after a won race): cheap against a build. Each lost race is another build's won one, so a
+ * build loses at most as many as there are concurrent builds: 16 clients on each of three replicas are 48.
+ */
+const MAX_ATTEMPTS = 64
 const CONVERGE_PASSES = 4
 
 function balancingError(message: string, msg: string): Error {
