@@ -11,13 +11,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SandboxProvider, sandboxWallet } from '../src/chain/sandbox'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { untilListening } from '../tests/cli/listening'
+import type { ChildProcess } from 'node:child_process'
 import { ADA } from '../tests/chain/support/txkit'
 import { missingPostgresMessage, postgresBinDir, startPostgres } from '../tests/support/postgres-cluster'
 import { printRows } from './harness'
 import { concurrentCalls, summarize, type Samples } from './load'
-import { buildCli, CLI } from './serve-process'
+import { buildCli, CLI, startListening, stop } from './serve-process'
 
 const CLIENTS = 16
 const REQUESTS = 96
@@ -33,17 +32,8 @@ interface Started {
 
 /** The built CLI running `args` until it prints its port. */
 async function startCli(args: readonly string[]): Promise<Started> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const { port } = await untilListening(child, args.slice(0, 2).join(' '))
+  const { child, port } = await startListening([CLI, ...args])
   return { child, base: `http://127.0.0.1:${port}` }
-}
-
-function stop(started: Started): Promise<void> {
-  return new Promise((done) => {
-    if (started.child.exitCode !== null || started.child.signalCode !== null) return done()
-    started.child.once('exit', () => done())
-    started.child.kill('SIGTERM')
-  })
 }
 
 /** 503s (concurrent builds took the inputs this one chose) answered to each side, retried as a client told to. */
@@ -133,8 +123,8 @@ export async function benchReplicas(): Promise<void> {
       }
     ])
   } finally {
-    await Promise.all(servers.map(stop))
-    if (shared !== undefined) await stop(shared)
+    await Promise.all(servers.map((s) => stop(s.child)))
+    if (shared !== undefined) await stop(shared.child)
     postgres.stop()
     for (const d of dirs) rmSync(d, { recursive: true, force: true })
   }
