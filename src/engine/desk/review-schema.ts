@@ -5,7 +5,7 @@
  * from the transaction are not held to their lengths: a hostile transaction's review must still be shown.
  */
 import { z } from 'zod'
-import type { TxReview } from '../../core/cardano/review'
+import { WARNING_CODES, type TxReview } from '../../core/cardano/review'
 import type { Metadatum } from '../../core/cardano/tx'
 import {
   hex,
@@ -348,34 +348,7 @@ const encoding = z.strictObject({
 })
 
 const warning = z.strictObject({
-  code: z.enum([
-    'expired',
-    'not-yet-valid',
-    'far-future-validity',
-    'no-expiry',
-    'network-mismatch',
-    'mixed-networks',
-    'unknown-policy-mint',
-    'burns-own-tokens',
-    'collateral-has-tokens',
-    'collateral-too-large',
-    'missing-signatures',
-    'fee-unusually-high',
-    'fee-below-minimum',
-    'tx-too-large',
-    'unresolved-inputs',
-    'non-canonical-encoding',
-    'duplicate-keys',
-    'unknown-fields',
-    'not-valid-in-conway',
-    'script-data-hash-mismatch',
-    'aux-data-hash-mismatch',
-    'invalid-metadata',
-    'scripts-marked-failing',
-    'missing-datum',
-    'redeemer-without-target',
-    'marlowe-failure'
-  ]),
+  code: z.enum(WARNING_CODES),
   severity: z.enum(['danger', 'warning', 'info']),
   message: sentence
 })

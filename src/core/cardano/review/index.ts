@@ -2,3 +2,4 @@
 export { reviewTransaction } from './review'
 export { TxDecodeError } from '../tx'
 export type * from './types'
+export { WARNING_CODES } from './types'

@@ -95,34 +95,38 @@ export interface OutRef {
 
 export type Severity = 'danger' | 'warning' | 'info'
 
-export type WarningCode =
-  | 'expired'
-  | 'not-yet-valid'
-  | 'far-future-validity'
-  | 'no-expiry'
-  | 'network-mismatch'
-  | 'mixed-networks'
-  | 'unknown-policy-mint'
-  | 'burns-own-tokens'
-  | 'collateral-has-tokens'
-  | 'collateral-too-large'
-  | 'missing-signatures'
-  | 'fee-unusually-high'
-  | 'fee-below-minimum'
-  | 'tx-too-large'
-  | 'unresolved-inputs'
-  | 'non-canonical-encoding'
-  | 'duplicate-keys'
-  | 'unknown-fields'
-  | 'not-valid-in-conway'
-  | 'script-data-hash-mismatch'
-  | 'aux-data-hash-mismatch'
-  | 'invalid-metadata'
-  | 'scripts-marked-failing'
-  | 'missing-datum'
-  | 'redeemer-without-target'
-  | 'marlowe-failure'
-  | 'scripts-not-marlowe'
+/** Every warning a review can give, by code (the desk's answer schema checks against this list). */
+export const WARNING_CODES = [
+  'expired',
+  'not-yet-valid',
+  'far-future-validity',
+  'no-expiry',
+  'network-mismatch',
+  'mixed-networks',
+  'unknown-policy-mint',
+  'burns-own-tokens',
+  'collateral-has-tokens',
+  'collateral-too-large',
+  'missing-signatures',
+  'fee-unusually-high',
+  'fee-below-minimum',
+  'tx-too-large',
+  'unresolved-inputs',
+  'non-canonical-encoding',
+  'duplicate-keys',
+  'unknown-fields',
+  'not-valid-in-conway',
+  'script-data-hash-mismatch',
+  'aux-data-hash-mismatch',
+  'invalid-metadata',
+  'scripts-marked-failing',
+  'missing-datum',
+  'redeemer-without-target',
+  'marlowe-failure',
+  'scripts-not-marlowe'
+] as const
+
+export type WarningCode = (typeof WARNING_CODES)[number]
 
 export interface ReviewWarning {
   readonly code: WarningCode
