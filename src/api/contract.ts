@@ -19,9 +19,15 @@ export const MAX_CONTRACT_LIST_PAGE = 500
 export interface AppStatus {
   readonly version: string
   readonly network: NetworkName
-  readonly tip: { readonly slot: bigint; readonly blockNo: bigint; readonly time: bigint }
-  /** Epoch ms on the chain's clock (the sandbox can run ahead of the wall clock). */
+  /** Absent while no node answers. */
+  readonly tip?: { readonly slot: bigint; readonly blockNo: bigint; readonly time: bigint }
+  /** Epoch ms on the chain's clock (the sandbox can run ahead of the wall clock; with no node, the wall clock). */
   readonly chainTime: bigint
+  /**
+   * Present while no node answers (an air-gapped Desk, or the node down): why, in a sentence. Files can still be
+   * imported, reviewed and signed; nothing can be built or submitted.
+   */
+  readonly offline?: string
 }
 
 export type WalletKind = 'mnemonic' | 'watch-only' | 'signing-key' | 'hardware'

@@ -156,7 +156,7 @@ describe('switching networks', () => {
     expect((await ok('settings.update', preview)).settings).toEqual(preview)
     const status = await ok('app.status', {})
     expect(status.network).toBe('preview')
-    expect(status.tip.blockNo).toBe(BigInt(peer.chain.length))
+    expect(status.tip?.blockNo).toBe(BigInt(peer.chain.length))
     expect(existsSync(join(dir, 'service-preview.sqlite'))).toBe(true)
     const [listed] = await ok('wallets.list', {})
     expect(listed?.id).toBe(wallet.id)

@@ -3,7 +3,7 @@
  * and one way to review a transaction — so a build, a stored tx and an imported file are reviewed alike.
  */
 import type { AppStatus, PreparedTx, TxKind } from '../../api/contract'
-import type { ChainProvider, ChainTip, TxOutRef } from '../../chain/provider'
+import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '../../chain/provider'
 import { bytesToHex } from '../../core/bytes'
 import type { TxReview } from '../../core/cardano/review/types'
 import type { JsonObject } from '../../core/json/lossless'
@@ -73,8 +73,21 @@ export class DeskContext {
   /** Transactions reviewed by this engine, oldest first (bounded: the review of a long-gone one lapses). */
   private readonly reviewed = new Set<string>()
 
+  /** With the node unreachable the status still answers (an air-gapped Desk opens), saying so in `offline`. */
   async status(): Promise<AppStatus> {
-    const [tip, eras] = await Promise.all([this.provider.tip(), this.provider.eraSummaries()])
+    const read = await Promise.all([this.provider.tip(), this.provider.eraSummaries()]).catch((e: unknown) => {
+      if (e instanceof ChainError && e.kind === 'Unavailable') return e
+      throw e
+    })
+    if (read instanceof ChainError) {
+      return {
+        version: this.version,
+        network: this.provider.network,
+        chainTime: BigInt(this.now()),
+        offline: `no ${this.provider.network} node can be reached (${read.reason})`
+      }
+    }
+    const [tip, eras] = read
     const time = new SlotClock(eras, tip.slot, 0n).slotToTime(tip.slot)
     return {
       version: this.version,

@@ -82,8 +82,9 @@ const awaited: z.ZodType<AwaitedAction> = z.discriminatedUnion('kind', [
 const appStatus = z.strictObject({
   version: z.string().min(1),
   network: networkSchema,
-  tip: z.strictObject({ slot: z.bigint(), blockNo: z.bigint(), time: z.bigint() }),
-  chainTime: z.bigint()
+  tip: z.strictObject({ slot: z.bigint(), blockNo: z.bigint(), time: z.bigint() }).exactOptional(),
+  chainTime: z.bigint(),
+  offline: sentence.exactOptional()
 })
 
 const txState = z.strictObject({ txId, status: txStatus })

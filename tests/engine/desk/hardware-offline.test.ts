@@ -146,6 +146,19 @@ describe.each<HardwareVendor>(['ledger', 'trezor'])('signing bundles offline on 
   })
 })
 
+describe('the offline Desk’s status', () => {
+  test('answers with the node down: its network, its own clock as the chain’s, no tip, and that no node is reachable', async () => {
+    const status = await offline.ok('app.status', {})
+    expect(status.network).toBe('preprod')
+    expect(status.tip).toBeUndefined()
+    expect(status.offline).toBe('no preprod node can be reached (connection refused)')
+    expect(status.chainTime).toBe(offline.clock.ms)
+    const reached = await online.ok('app.status', {})
+    expect(reached.offline).toBeUndefined()
+    expect(reached.tip?.slot).toBeGreaterThanOrEqual(0n)
+  })
+})
+
 describe('what the offline Desk refuses before the device', () => {
   test('a hardware wallet through the keystore’s call, a keystore wallet through the device’s, a file that is no tx or has no bundle', async () => {
     const [builder] = await online.ok('wallets.list', {})
