@@ -5,6 +5,7 @@
  * engine for minutes and answering hundreds of megabytes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { deploymentOf } from '../../../src/chain/deployments'
 import { sandboxWallet } from '../../../src/chain/sandbox'
 import { stringifyBundle } from '../../../src/core/cardano/bundle'
 import { onDeposit, when } from '../../../src/core/marlowe/examples/dsl'
@@ -18,8 +19,10 @@ import {
   PRICE,
   SELLER,
   initialDatum,
+  marloweApplyInputs,
   marloweApplyTx,
   marloweCreateTx,
+  scriptAddress,
   scriptHash,
   slotTime,
   txIdOf
@@ -57,19 +60,21 @@ describe('the desk API', () => {
     const contract = when([onDeposit(party(SELLER), party(BUYER), ADA, PRICE, squaring(30))], slotTime(10_000))
     const before = initialDatum(contract)
     const createId = txIdOf(marloweCreateTx(scriptHash(FAKE_SEMANTICS)))
-    // Without resolved inputs the review pairs the spend with the one witness datum no output names: `before`.
+    // The spent output read as sitting at this Desk's Marlowe semantics script, with `before` as its datum.
     const tx = marloweApplyTx(createId, { before, outputDatum: encodeMarloweData(initialDatum()) })
+    const [spent, ...others] = marloweApplyInputs(createId, before)
+    const semantics = scriptAddress(deploymentOf(h.opened.service.provider).semantics.hash)
     const text = stringifyBundle({
       tx,
       era: 'Conway',
       network: 'sandbox',
       createdAt: '2025-01-01T00:00:00.000Z',
-      resolvedInputs: [],
+      resolvedInputs: [{ ...spent!, address: semantics }, ...others],
       eraSummaries: ERAS
     })
     const imported = await h.ok('tx.import', { text })
     const [step] = imported.review.marlowe.steps
-    expect(step?.datumSource).toBe('inferred')
+    expect(step?.datumSource).toBe('witness-set')
     expect(step?.result).toEqual({
       type: 'not-run',
       reason: `the contract computes a value beyond what Marlowe Desk evaluates (contract.when[0].then${TWELFTH}: a value of 6493 bits, over the limit of 4096 bits)`

@@ -7,7 +7,9 @@
  *
  * Without resolved inputs the spent datum is inferred: when exactly one unresolved input is spent with a
  * redeemer shaped like Marlowe inputs and exactly one witness-set datum is MarloweData that no output names,
- * they are paired (reported as `inferred`).
+ * they are paired (reported as `inferred`) to show the contract and its inputs — but not evaluated: which script
+ * the unread output sits at is unknown, and its interval would be read on this Desk's ledger, not necessarily the
+ * one the transaction was built on, so a verdict would be a guess.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../../json/lossless'
 import {
@@ -43,6 +45,9 @@ export interface MarloweResult {
   /** By position in the witness set's redeemers: the decoded Marlowe inputs, in Runtime JSON. */
   readonly redeemerInputs: ReadonlyMap<number, readonly JsonValue[]>
 }
+
+const UNREAD_SPEND =
+  'the spent output was not read (import the transaction with its review bundle): the script it sits at and its datum are not known for certain, so what the contract does next cannot be evaluated'
 
 const SECOND_SEMANTICS_INPUT =
   'the transaction spends another input from the same Marlowe script, and the validator accepts only one (it fails with "w")'
@@ -100,6 +105,11 @@ export function marloweSteps(ctx: MarloweStepInputs): MarloweResult {
   const only = unresolved[0]
   if (inferred !== undefined && only !== undefined) {
     run(ctx, { address: undefined, ...inferred, ...only }, steps, redeemerInputs, continuing)
+  }
+  // An output to the Marlowe script beside an unread Marlowe-shaped spend may be that contract's continuation:
+  // it is not claimed as a contract opened (Desk never builds a creation beside a step).
+  if (unresolved.length > 0) {
+    for (const o of ctx.outputs) if (o.address.scriptName === 'marlowe-semantics') continuing.add(o.index)
   }
 
   return { view: { steps, created: created(ctx, continuing), withdrawals }, redeemerInputs }
@@ -169,6 +179,10 @@ function run(
   }
   const inputsJson = inputs.map(encodeInput)
   redeemerInputs.set(spend.position, inputsJson)
+  if (datum.source === 'inferred') {
+    steps.push({ ...base, inputs: inputsJson, result: { type: 'not-run', reason: UNREAD_SPEND } })
+    return
+  }
   const interval = ctx.validity.marloweInterval
   if (interval === undefined) {
     const reason = 'Marlowe needs a validity interval bounded on both sides, and era summaries to read it as time'

@@ -130,11 +130,37 @@ describe('Marlowe apply: what the contract will do', () => {
     expect(review.warnings).toEqual([])
   })
 
-  it('infers the spent datum offline when exactly one candidate fits', () => {
+  it('without its inputs read, shows the inputs and the inferred contract but says the step cannot be evaluated', () => {
     const review = reviewTransaction(marloweApplyTx(createId), KNOWN)
+    expect(review.inputs.every((i) => !i.resolved)).toBe(true)
+    expect(review.marlowe.steps).toHaveLength(1)
     const [step] = review.marlowe.steps
     expect(step?.datumSource).toBe('inferred')
-    expect(step?.result).toMatchObject({ type: 'success', continuingOutput: 0n, continuationMatches: true })
+    expect(step?.rolesCurrency).toBe('')
+    expect(step?.inputs).toEqual([encodeInput(DEPOSIT)])
+    expect(step?.result.type).toBe('not-run')
+    if (step?.result.type !== 'not-run') throw new Error('evaluated')
+    expect(step.result.reason).toContain(
+      'the spent output was not read (import the transaction with its review bundle)'
+    )
+    expect(step.result.reason).toContain('what the contract does next cannot be evaluated')
+    // Its continuation is not a contract opened.
+    expect(review.marlowe.created).toEqual([])
+  })
+
+  it('without its inputs read, inputs the contract would reject raise no verdict: neither an error nor a danger', () => {
+    const short = { content: { ...DEPOSIT.content, amount: PRICE - 1n } } as typeof DEPOSIT
+    const review = reviewTransaction(marloweApplyTx(createId, { inputs: [short] }), KNOWN)
+    expect(review.marlowe.steps.map((s) => s.result.type)).toEqual(['not-run'])
+    expect(review.marlowe.created).toEqual([])
+    expect(review.warnings.filter((w) => w.code === 'marlowe-failure')).toEqual([])
+    expect(review.warnings.filter((w) => w.severity === 'danger')).toEqual([])
+  })
+
+  it('without its inputs read and no datum to infer, claims no contract opened at the Marlowe script', () => {
+    const review = reviewTransaction(marloweApplyTx(createId, { omitSpentDatum: true }), KNOWN)
+    expect(review.marlowe.steps).toEqual([])
+    expect(review.marlowe.created).toEqual([])
   })
 
   it('flags a continuing output whose datum is not the new state', () => {

@@ -335,6 +335,8 @@ export interface ApplyOptions {
   readonly inputs?: readonly Input[]
   /** False leaves out the output back to the script (for contracts that close). */
   readonly continuation?: boolean
+  /** True leaves the spent datum out of the witness set (the ledger would refuse it; a review must still cope). */
+  readonly omitSpentDatum?: boolean
 }
 
 /** The buyer deposits the price into the escrow created by `marloweCreateTx(scriptHash(FAKE_SEMANTICS))`. */
@@ -376,7 +378,8 @@ export function marloweApplyTx(createTxId: string, options: ApplyOptions = {}): 
   const scripts = CSL.PlutusScripts.new()
   scripts.add(semantics)
   ws.set_plutus_scripts(scripts)
-  const datums = (options.continuation ?? true) ? [inDatum, outDatum] : [inDatum]
+  const spent = options.omitSpentDatum === true ? [] : [inDatum]
+  const datums = (options.continuation ?? true) ? [...spent, outDatum] : spent
   ws.set_plutus_data(plutusList(datums))
   ws.set_redeemers(redeemers)
   body.set_script_data_hash(CSL.hash_script_data(redeemers, costModels(), plutusList(datums)))
