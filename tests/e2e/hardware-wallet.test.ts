@@ -5,8 +5,9 @@
  * show step by step, and signing on it says no device was found, with Try again. Then a Trezor, through Trezor
  * Connect as the engine sets it up and a Bridge double with a Model T double behind it (which rebuilds the body
  * from Connect's messages and signs what it rebuilt): added from the Hardware wallet tab, a build for it signed on
- * the device from the Sign panel, confirmed. Last, the air-gapped machine: a Desk on a ledger of its own imports a build's bare transaction (the net effect says what is unknown; the Ledger is not asked) and then its
- * bundle, which a Ledger (the Cardano-app double at the transport) is refused on by the user and then signs into a
+ * the device from the Sign panel, confirmed. Last, the air-gapped machine: a preprod Desk whose node cannot be
+ * reached opens in its offline state and imports a build's bare transaction (the net effect and the contract's
+ * step say what is unknown; the Ledger is not asked) and then its bundle, which a Ledger (the Cardano-app double at the transport) is refused on by the user and then signs into a
  * witness file; the online Desk submits it and the sandbox confirms. Screenshots in out/e2e-screenshots/hardware-*.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -27,6 +28,7 @@ import {
   HOLDER_CONTRACT,
   holderContract
 } from '../engine/hardware/support'
+import { unreachableNode } from '../engine/desk/support'
 import { BridgeDouble } from '../engine/hardware/trezor-double/bridge'
 import { TrezorModelT } from '../engine/hardware/trezor-double/firmware'
 import {
@@ -153,7 +155,7 @@ describe('hardware wallets in the browser', () => {
     }
   }, 240_000)
 
-  test('offline: a bundle imported on a Desk apart from the chain, signed on a Ledger into a witness the online Desk submits', async () => {
+  test('offline: a bundle imported on a Desk with no node reachable, signed on a Ledger into a witness the online Desk submits', async () => {
     const sandbox = SandboxProvider.open()
     const devices = {
       timeoutMs: 60_000,
@@ -162,9 +164,9 @@ describe('hardware wallets in the browser', () => {
     }
     let ledger = { confirm: (_screen: Screen) => true }
     const online = await startUiHost({ provider: sandbox, network: 'sandbox', close: async () => undefined }, devices)
-    // As in the QR loop, the offline Desk runs a sandbox of its own that never sees the online one's chain.
-    const apart = SandboxProvider.open({ clockTickMs: false })
-    const offline = await startUiHost({ provider: apart, network: 'sandbox', close: async () => undefined }, devices)
+    // The air-gapped Desk: a real network configured, its node unreachable.
+    const apart = unreachableNode()
+    const offline = await startUiHost({ provider: apart, network: 'preprod', close: async () => undefined }, devices)
     const { context, page, shot, byId } = await openPage(offline, 'hardware-offline')
     const files = mkdtempSync(join(tmpdir(), 'marlowe-desk-e2e-offline-'))
     const heading = (name: string) => page.getByRole('heading', { level: 1, name })
@@ -208,7 +210,10 @@ describe('hardware wallets in the browser', () => {
       const unsignedPath = join(files, 'apply.unsigned.tx.json')
       writeFileSync(unsignedPath, (await desk['tx.exportUnsigned']({ txId: built.txId })).text)
 
-      // Offline: the Ledger added from its tab (the account key read through the Cardano app double).
+      // Offline: the app opens, saying no node is reachable; the Ledger added from its tab (the account key read
+      // through the Cardano app double).
+      await waitForText(byId('node-offline'), 'no preprod node can be reached')
+      await shot('opened')
       await byId('tab-hardware').click()
       await byId('hardware-add').click()
       await waitForText(byId('wallet-picker'), 'Ledger account 0')
@@ -217,6 +222,10 @@ describe('hardware wallets in the browser', () => {
       await importFile(unsignedPath)
       await waitForText(byId('net-effect'), /Unknown: \d+ spent inputs? could not be read/)
       expect(await byId('net-effect').textContent()).not.toMatch(/receives/)
+      // The contract's step: its inputs, and that what the contract then does cannot be known here — no verdict.
+      await waitForText(byId('review-summary'), 'the spent output was not read')
+      expect(await byId('review-summary').textContent()).not.toContain('Opens a Marlowe contract')
+      expect(await page.getByText('TEAmbiguousTimeIntervalError').count()).toBe(0)
       await shot('without-bundle')
 
       // The bundle: what the Ledger will show, then the user rejects on the device, then confirms.

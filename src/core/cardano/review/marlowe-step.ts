@@ -46,8 +46,7 @@ export interface MarloweResult {
   readonly redeemerInputs: ReadonlyMap<number, readonly JsonValue[]>
 }
 
-const UNREAD_SPEND =
-  'the spent output was not read (import the transaction with its review bundle): the script it sits at and its datum are not known for certain, so what the contract does next cannot be evaluated'
+const UNREAD_SPEND = 'the spent output was not read here — import the transaction with its review bundle'
 
 const SECOND_SEMANTICS_INPUT =
   'the transaction spends another input from the same Marlowe script, and the validator accepts only one (it fails with "w")'
