@@ -245,12 +245,18 @@ describe('on a real network', () => {
     })
   })
 
-  test('an unreachable node is a readable error, not a crash', async () => {
-    const status = await node.fails('app.status', {}, 'NodeUnavailable')
-    expect(status.message).toContain('connection refused')
+  test('an unreachable node is a readable error, not a crash; the status answers that the Desk is offline', async () => {
+    const status = await node.ok('app.status', {})
+    expect(status.offline).toContain('connection refused')
     const [w] = await node.ok('wallets.list', {})
     expect(w?.address).toMatch(/^addr_test1/)
     await node.fails('wallets.balance', { walletId: w!.id }, 'NodeUnavailable')
+    const build = await node.fails(
+      'contracts.create',
+      { walletId: w!.id, contractJson: '"close"', roles: [], tags: [] },
+      'NodeUnavailable'
+    )
+    expect(build.message).toContain('The node cannot be reached')
     expect(node.logged).toEqual([])
   })
 })
