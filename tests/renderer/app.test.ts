@@ -54,6 +54,35 @@ describe('engine connection', () => {
     expect(wrapper.get('[data-testid=network-badge]').text()).toBe('sandbox')
   })
 
+  test('an engine whose node cannot be reached opens the app in its offline state, saying so', async () => {
+    const offline = {
+      version: '0.1.0',
+      network: 'preprod',
+      chainTime: NOW,
+      offline: 'no preprod node can be reached (connection refused)'
+    } as const
+    const fetchFn = async (url: string | URL | Request): Promise<Response> => {
+      const value = String(url).endsWith('/api/app.status') ? offline : []
+      return new Response(encodeWire({ ok: true, value }), { status: 200 })
+    }
+    const router = createDeskRouter(createMemoryHistory())
+    const wrapper = mount(App, {
+      global: {
+        plugins: [createPinia(), router],
+        provide: {
+          [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch))
+        }
+      }
+    })
+    await flushPromises()
+    expect(wrapper.find('[data-testid=engine-unreachable]').exists()).toBe(false)
+    expect(wrapper.get('[data-testid=node-offline]').text()).toContain(
+      'Offline — no preprod node can be reached (connection refused). Transaction files can still be imported, reviewed and signed'
+    )
+    expect(wrapper.get('[data-testid=network-badge]').text()).toBe('preprod')
+    expect(router.currentRoute.value.name).toBe('welcome')
+  })
+
   test('a page without a session is told to open the address serve printed', async () => {
     const fetchFn = async (): Promise<Response> => new Response('{}', { status: 401 })
     const wrapper = mount(App, {
