@@ -3,9 +3,9 @@
  * not its history.
  *
  * A small ledger is one state file (state-file.ts, version 1), rewritten whole after every change. Once that file
- * passes `logFromBytes`, the state file becomes a snapshot (version 2) and each change — a confirmed transaction,
- * a jump of the clock — is appended to the log beside it (ledger-log.ts) and flushed to disk before it is reported
- * done. The snapshot refers to the chain index's transactions and to the datums by where their bytes are in the
+ * passes `logFromBytes`, the state file becomes a snapshot (version 3, binary-snapshot.ts) and each change — a
+ * confirmed transaction, a jump of the clock — is appended to the log beside it (ledger-log.ts) and flushed to disk
+ * before it is reported done. The snapshot refers to the chain index's transactions and to the datums by where their bytes are in the
  * log, so it holds what the ledger is (its UTxOs, its blocks), not the bytes of its history. A new snapshot is
  * written after `SNAPSHOT_EVERY` changes, or sooner once the changes since the last one pass an eighth of its
  * size (and a quarter of `logFromBytes`): loading replays at most that many changes, and writing snapshots costs

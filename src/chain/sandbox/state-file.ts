@@ -17,13 +17,16 @@
  *
  * `scriptTxs` came later: a file without it has an empty index (the transactions before it are not listed).
  *
- * Version 2, a large ledger's snapshot (ledger-store.ts): the same, except that the chain index's transactions
+ * Version 2, a large ledger's snapshot (ledger-store.ts) before version 3: the same, except that the chain index's transactions
  * and the datums are bytes in the log beside it (ledger-log.ts), named by where they are, and that the changes
  * since the snapshot follow it in the log:
  *     "log": { "file": "sandbox-ledger.log" or "sandbox-ledger.<n>.log" after the n-th compaction,
  *              "bytes": <the log's length when the snapshot was written> },
  *     "datums": [[<datum hash>, <offset in the log>, <length>], …],
  *     "scriptTxs": [[<tx id>, <offset in the log>, <length>, [<payment script hash>, …]], …]
+ *
+ * Version 3 (binary-snapshot.ts) is version 2 in CBOR, with a length and a checksum: large ledgers' snapshots are
+ * written in it. Versions 1 and 2 are still read; a version 2 file becomes version 3 at the next snapshot.
  *
  * A file that cannot be read, is not this format, or was made by another genesis is refused with a
  * `ChainError` saying what is wrong and what to do; it is never overwritten. With a log, the backup is kept a
@@ -50,6 +53,7 @@ import { blake2bHex } from '../../core/blake2b'
 import { bytesToHex } from '../../core/bytes'
 import { isJsonObject, parseJson, stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import { ChainError } from '../provider'
+import { decodeBinarySnapshot, encodeBinarySnapshot, isBinarySnapshot } from './binary-snapshot'
 import { LOG_FILE_PATTERN, logGeneration } from './ledger-log'
 import type { LoggedTx } from './script-log'
 
@@ -86,7 +90,7 @@ export interface LogSpans {
 
 export interface SavedLedger {
   readonly snapshot: LedgerSnapshot
-  /** A version 2 snapshot's references into the log. */
+  /** A version 2 or 3 snapshot's references into the log. */
   readonly log?: LogSpans
 }
 
@@ -97,33 +101,21 @@ const HEX = /^(?:[0-9a-f]{2})*$/
 const HASH32 = /^[0-9a-f]{64}$/
 const HASH28 = /^[0-9a-f]{56}$/
 
-/** Version 1, or version 2 with `log` (which must place every chain-index transaction and every datum). */
-function encodeSnapshot(s: LedgerSnapshot, log?: LogSpans): string {
+/** Version 1: the whole ledger, as JSON text. */
+function encodeSnapshot(s: LedgerSnapshot): string {
   const block = (b: BlockRef): JsonObject => ({ slot: b.slot, blockNo: b.blockNo, blockHash: b.blockHash })
-  const at = (places: ReadonlyMap<string, number>, key: string): bigint => {
-    const place = places.get(key)
-    if (place === undefined) throw new Error(`${key} has no place in the log`)
-    return BigInt(place)
-  }
   const doc: JsonObject = {
     format: FORMAT,
-    version: log === undefined ? VERSION : VERSION_WITH_LOG,
+    version: VERSION,
     genesis: s.genesisId,
     slotConfig: { zeroTime: s.zeroTime, zeroSlot: 0n, slotLength: s.slotLength },
     timeOffsetMs: s.timeOffsetMs,
     slot: s.slot,
     tip: block(s.tip),
-    ...(log === undefined ? {} : { log: { file: log.file, bytes: BigInt(log.covered) } }),
     utxos: s.utxos.map(([i, o]) => [bytesToHex(i), bytesToHex(o)]),
-    datums: s.datums.map(([h, d]) =>
-      log === undefined ? [h, bytesToHex(d)] : [h, at(log.datumAt, h), BigInt(d.length)]
-    ),
+    datums: s.datums.map(([h, d]) => [h, bytesToHex(d)]),
     transactions: [...s.transactions].map(([id, b]) => [id, b.slot, b.blockNo, b.blockHash]),
-    scriptTxs: s.scriptTxs.map((t) =>
-      log === undefined
-        ? [t.txId, bytesToHex(t.cbor), [...t.scripts]]
-        : [t.txId, at(log.txAt, t.txId), BigInt(t.cbor.length), [...t.scripts]]
-    )
+    scriptTxs: s.scriptTxs.map((t) => [t.txId, bytesToHex(t.cbor), [...t.scripts]])
   }
   return stringifyJson(doc, { indent: 1 })
 }
@@ -325,9 +317,9 @@ export class StateFile {
    */
   read(readLog?: ReadLog): (SavedLedger & { readonly size: number }) | undefined {
     if (!existsSync(this.path)) return undefined
-    let json: string
+    let file: Buffer
     try {
-      json = readFileSync(this.path, 'utf8')
+      file = readFileSync(this.path)
     } catch (e) {
       throw this.unusable(`it cannot be read (${message(e)})`, this.logBeside())
     }
@@ -341,7 +333,11 @@ export class StateFile {
         return bytes
       })
     try {
-      return { ...decodeSnapshot(json, reading), size: json.length }
+      let saved: SavedLedger
+      if (!isBinarySnapshot(file)) saved = decodeSnapshot(file.toString('utf8'), reading)
+      else if (reading !== undefined) saved = decodeBinarySnapshot(file, reading)
+      else throw new Error('it is a snapshot that continues in a log, which this reader does not open')
+      return { ...saved, size: file.length }
     } catch (e) {
       throw this.unusable(`it is corrupt: ${message(e)}`, log ?? this.logBeside())
     }
@@ -412,20 +408,20 @@ export class StateFile {
   }
 
   /**
-   * Writes version 1, or version 2 with `log`; returns the file's size. Throws `ChainError('Unavailable')` when
+   * Writes version 1, or version 3 with `log` (binary-snapshot.ts); returns the file's size. Throws `ChainError('Unavailable')` when
    * the disk refuses; the file then still holds the previous state, unless `replaced` was called (the new file
    * is in place, only making that durable failed).
    */
   write(snapshot: LedgerSnapshot, log?: LogSpans, replaced?: () => void): number {
     try {
-      const text = encodeSnapshot(snapshot, log)
+      const content = log === undefined ? encodeSnapshot(snapshot) : encodeBinarySnapshot(snapshot, log)
       const fd = openSync(this.tmpPath, 'w', 0o600)
       try {
         // A temporary file a crash left behind keeps its mode through 'w': narrow it.
         fchmodSync(fd, 0o600)
         // writeFileSync on a descriptor writes until every byte is down (or throws, ENOSPC included); a lone
         // writeSync may write part and report it as success.
-        writeFileSync(fd, text)
+        writeFileSync(fd, content)
         fsyncSync(fd)
       } finally {
         closeSync(fd)
@@ -434,8 +430,8 @@ export class StateFile {
       renameSync(this.tmpPath, this.path)
       replaced?.()
       syncDirectory(this.dir)
-      // The text is ASCII: its length is its size in bytes.
-      return text.length
+      // Version 1's text is ASCII: its length is its size in bytes.
+      return content.length
     } catch (e) {
       throw new ChainError('Unavailable', `The sandbox ledger could not be saved to ${this.path}: ${message(e)}`, {
         path: this.path

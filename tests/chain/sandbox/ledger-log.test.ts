@@ -17,6 +17,7 @@ import {
 } from '../../../src/chain/sandbox'
 import { LOG_FILE_NAME } from '../../../src/chain/sandbox/ledger-log'
 import { ChainError } from '../../../src/chain/provider'
+import { BINARY_VERSION_AT, isBinarySnapshot } from '../../../src/chain/sandbox/binary-snapshot'
 import { isJsonObject, parseJson } from '../../../src/core/json/lossless'
 import { withShortWrites } from '../../support/short-writes'
 import { sandboxes, scratchDirs } from '../support/lifecycle'
@@ -88,8 +89,11 @@ function crashImage(dir: string): string {
   return image
 }
 
+/** The state file's version: a JSON file's "version", or a binary snapshot's version byte. */
 function version(dir: string): unknown {
-  const doc = parseJson(readFileSync(join(dir, STATE_FILE_NAME), 'utf8'))
+  const file = readFileSync(join(dir, STATE_FILE_NAME))
+  if (isBinarySnapshot(file)) return BigInt(file[BINARY_VERSION_AT]!)
+  const doc = parseJson(file.toString('utf8'))
   return isJsonObject(doc) ? doc['version'] : undefined
 }
 
@@ -117,7 +121,7 @@ describe('a large sandbox ledger: a snapshot and a log', () => {
     const before = await view(first, txIds)
     await first.close()
 
-    expect(version(dir)).toBe(2n)
+    expect(version(dir)).toBe(3n)
     expect(existsSync(join(dir, LOG_FILE_NAME))).toBe(true)
     if (process.platform !== 'win32') expect(statSync(join(dir, LOG_FILE_NAME)).mode & 0o777).toBe(0o600)
     const second = open(dir, clock)
