@@ -233,7 +233,8 @@ export function decodeBinarySnapshot(
     utxos,
     datums,
     transactions,
-    scriptTxs
+    scriptTxs,
+    outputsChecked: true
   }
   return { snapshot, log: { file: logFile, covered, txAt, datumAt } }
 }

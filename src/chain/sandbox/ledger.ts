@@ -31,7 +31,7 @@ import {
   type SpentOutput
 } from './evaluator'
 import { STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
-import { decodeTxIn, encodeOutput, encodeTxIn, toUtxo } from './outputs'
+import { decodeTxIn, encodeOutput, encodeTxIn, outputAddressHex, toUtxo } from './outputs'
 import { SANDBOX_BLAZE_PARAMS } from './params'
 import { checkLedgerRules } from './rules'
 import { ScriptTxLog } from './script-log'
@@ -180,7 +180,7 @@ export class SandboxLedger {
     const utxos = new UtxoSet()
     s.utxos.forEach(([input, output], i) => {
       try {
-        utxos.add(decodeTxIn(input), output)
+        utxos.add(decodeTxIn(input), output, s.outputsChecked ? outputAddressHex(output) : undefined)
       } catch (e) {
         throw new Error(`utxos[${i}] does not decode: ${words(e)}`)
       }
@@ -375,7 +375,9 @@ export class SandboxLedger {
   /** Spends the inputs, adds the outputs (each its own copy of its bytes) and keeps the witness datums. */
   private apply(tx: DecodedTx, bytes: Uint8Array): void {
     for (const input of tx.body.inputs) this.utxos.remove(input)
-    tx.body.outputs.forEach((o, index) => this.utxos.add({ txId: tx.id, index }, bytes.slice(o.start, o.end)))
+    tx.body.outputs.forEach((o, index) =>
+      this.utxos.add({ txId: tx.id, index }, bytes.slice(o.start, o.end), o.address.hex)
+    )
     for (const datum of tx.witnessSet.datums) this.datums.set(datum.hash, datum.bytes.slice())
   }
 

@@ -4,7 +4,7 @@
  * decoding. Outputs the sandbox makes itself (genesis, additional UTxOs for an evaluation) are written here in
  * the Babbage map form.
  */
-import { concatBytes, hexToBytes } from '../../core/bytes'
+import { bytesToHex, concatBytes, hexToBytes } from '../../core/bytes'
 import { compareCanonical, encodeByteString, encodeHead, encodeInt } from '../../core/cardano/cbor'
 import { LANGUAGE_TAG, parseAddressText, type DecodedOutput, type DecodedValue, type TxIn } from '../../core/cardano/tx'
 import { readOutput } from '../../core/cardano/tx/output'
@@ -34,6 +34,25 @@ export function decodeOutput(bytes: Uint8Array): DecodedOutput {
   const output = readOutput(r, 'output')
   r.expectEnd('the output')
   return output
+}
+
+/**
+ * The address (bytes, hex) of output bytes known to decode (a checksummed snapshot's, written from decoded
+ * outputs), read without decoding the rest of the output.
+ */
+export function outputAddressHex(outputBytes: Uint8Array): string {
+  const r = new TxReader(outputBytes)
+  if (r.peekMajor() === MAJOR_ARRAY) {
+    r.arrayHeader('output')
+    return bytesToHex(r.bytes('output address'))
+  }
+  let address: string | undefined
+  r.mapEntries('output', (key) => {
+    if (key.kind === 'int' && key.value === 0n) address = bytesToHex(r.bytes('output address'))
+    else r.skip()
+  })
+  if (address === undefined) throw new Error('the output has no address')
+  return address
 }
 
 /** How many bytes the value of an output takes (the ledger bounds it by `maxValueSize`). */

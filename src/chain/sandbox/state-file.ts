@@ -75,6 +75,8 @@ export interface LedgerSnapshot {
   readonly datums: readonly (readonly [hash: string, datum: Uint8Array])[]
   readonly transactions: ReadonlyMap<string, BlockRef>
   readonly scriptTxs: readonly LoggedTx[]
+  /** The outputs are as the ledger wrote them (a checksummed snapshot's): restoring does not decode them again. */
+  readonly outputsChecked?: boolean
 }
 
 /** Where a large ledger's snapshot finds its bytes in the log, and how much of the log it covers. */

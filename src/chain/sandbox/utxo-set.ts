@@ -7,8 +7,8 @@ import type { DecodedOutput, TxIn } from '../../core/cardano/tx'
 import { decodeOutput } from './outputs'
 
 /**
- * One UTxO. Its output is checked to decode when added, then decoded again each time it is asked for and not
- * kept: a large ledger holds a few objects per UTxO, not a decoding of every output a query or a rule ever read
+ * One UTxO. Its output is checked to decode when added (unless its address is given: the caller has decoded it,
+ * or knows it decodes), then decoded again each time it is asked for and not kept: a large ledger holds a few objects per UTxO, not a decoding of every output a query or a rule ever read
  * (each reads few, and decoding one output costs microseconds).
  */
 export class StoredUtxo {
@@ -41,9 +41,11 @@ export class UtxoSet {
     return this.byRef.get(formatRef(ref))
   }
 
-  /** Adds the output `bytes` at `ref`; throws (leaving the set as it was) when they are not one output. */
-  add(ref: TxIn, bytes: Uint8Array): void {
-    const address = decodeOutput(bytes).address.hex
+  /**
+   * Adds the output `bytes` at `ref`, at `address` (bytes, hex) when known; otherwise decoded for it, and throws
+   * (leaving the set as it was) when they are not one output.
+   */
+  add(ref: TxIn, bytes: Uint8Array, address = decodeOutput(bytes).address.hex): void {
     const key = formatRef(ref)
     this.remove(ref)
     const utxo = new StoredUtxo({ txId: ref.txId, index: ref.index }, bytes, address, this.nextSeq++)
