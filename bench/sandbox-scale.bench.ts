@@ -4,7 +4,8 @@
  *
  * - UTxOs at one wallet's address with 100 and with 10,000 contracts' UTxOs on the ledger, and the scan of
  *   every UTxO the Blaze emulator made (the sandbox's query before issue 14) on the 10,000;
- * - state load (`SandboxProvider.open` of a saved ledger) at 100 and 10,000 contracts, at one contract with
+ * - state load (`SandboxProvider.open` of a saved ledger) at 100 and 10,000 contracts (wall time, and CPU time with
+ *   the load average beside it: on a loaded machine the wall time is mostly waiting for a core), at one contract with
  *   10 and with 1,000 applied inputs, and the Blaze emulator's decoding of the 100-contract file (what the
  *   sandbox did before: its Plutus Data decoding makes the 10,000 take minutes);
  * - state load of a small ledger after 20,000 transactions against after 1,000 (its log is compacted, so loading
@@ -26,7 +27,7 @@
  * as `serve` and the desktop app do.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import {
@@ -146,18 +147,25 @@ function savedLedger(dir: string): SandboxLedger {
   }
 }
 
-/** Median of `rounds` timings of each entry, the entries alternating round by round. */
+/** This process's CPU time so far (every thread), in ms: beside wall time on a loaded machine. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/** Median of `rounds` timings of each entry (by `clock`, wall time unless told), alternating round by round. */
 async function alternateTimes<K extends string>(
   fns: Readonly<Record<K, () => unknown>>,
-  rounds: number
+  rounds: number,
+  clock: () => number = () => performance.now()
 ): Promise<Record<K, number>> {
   const names = Object.keys(fns) as K[]
   const times = new Map<K, number[]>(names.map((n) => [n, []]))
   for (let round = 0; round < rounds; round += 1) {
     for (const name of names) {
-      const began = performance.now()
+      const began = clock()
       await fns[name]()
-      times.get(name)!.push(performance.now() - began)
+      times.get(name)!.push(clock() - began)
     }
   }
   const result = {} as Record<K, number>
@@ -368,6 +376,12 @@ export async function benchSandboxScale(): Promise<void> {
       },
       LOAD_ROUNDS
     )
+    const loadCpu = await alternateTimes(
+      { small: () => load(dirs.small), large: () => load(dirs.large) },
+      LOAD_ROUNDS,
+      cpuMs
+    )
+    const [loadAverage] = loadavg()
     const blazeLoad = (await alternateTimes({ blaze: () => RawEmulator.fromStateFile(dirs.small) }, 1)).blaze
     rows.push(
       {
@@ -376,6 +390,13 @@ export async function benchSandboxScale(): Promise<void> {
         ours: loads.large,
         peerName: `same, ${SMALL} contracts`,
         peer: loads.small
+      },
+      {
+        what: `state load CPU time, ${LARGE.toLocaleString('en-US')} contracts (load average ${loadAverage!.toFixed(1)}, ${availableParallelism()} cores)`,
+        unit: 'ms',
+        ours: loadCpu.large,
+        peerName: `same, ${SMALL} contracts`,
+        peer: loadCpu.small
       },
       {
         what: 'state load, one contract with 1,000 applied inputs',
