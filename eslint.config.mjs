@@ -1,5 +1,8 @@
 // Lint rules, including the layering rule: imports only go down (see README "Layout").
 import tseslint from 'typescript-eslint'
+import { modulesPlugin } from './scripts/eslint-modules.mjs'
+
+const modules = modulesPlugin(import.meta.dirname)
 
 const nodeBuiltins = [
   'node:*',
@@ -72,6 +75,7 @@ const LAYERS = {
   'src/renderer': [...NOT_PURE, '**/host/**', '**/cli/**', '**/main/**', '**/preload/**']
 }
 
+// `${folder}/**/*.ts` also names the <script> of each .vue file, linted as `<file>.vue/script.ts` (below).
 const layerRules = Object.entries(LAYERS).map(([folder, banned]) => ({
   files: [`${folder}/**/*.ts`],
   rules: forbid(...banned)
@@ -118,6 +122,23 @@ export default tseslint.config(
     ignores: ['tests/renderer/**'],
     languageOptions: { parserOptions: { project: './tsconfig.node.json', tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': 'error' }
+  },
+  {
+    // A component's <script> as TypeScript, for the layer and module rules. Its bindings are used by the template,
+    // which this does not see: unused names are vue-tsc's to report.
+    files: ['src/**/*.vue'],
+    plugins: { modules },
+    processor: 'modules/vue-script'
+  },
+  {
+    files: ['src/**/*.vue/*.ts'],
+    rules: { '@typescript-eslint/no-unused-vars': 'off' }
+  },
+  {
+    // Modules (folders with an index.ts) are imported through their entry from outside (README, Layout).
+    files: ['src/**/*.ts'],
+    plugins: { modules },
+    rules: { 'modules/entry-only': 'error' }
   },
   ...layerRules
 )

@@ -13,9 +13,9 @@
  * every contract has its own, made by the engine on every network (src/engine/build/role-token-policy/).
  */
 import { formatShelleyAddress, type Credential } from '../core/cardano/address'
-import { MARLOWE_VALIDATOR_HASHES } from '../core/cardano/review/marlowe-scripts'
+import { MARLOWE_VALIDATOR_HASHES } from '../core/cardano/review'
 import type { ChainProvider, NetworkName, TxOutRef } from './provider'
-import { SANDBOX_REFERENCE_SCRIPTS, type SandboxReferenceScripts } from './sandbox/reference-scripts'
+import { SANDBOX_REFERENCE_SCRIPTS, sandboxDeployment } from './sandbox'
 
 export interface DeployedScript {
   /** Script hash, 28 bytes as lowercase hex. */
@@ -46,21 +46,6 @@ function runtimeDeployment(
     payout: { hash: hashes.payout, reference: { txId: scriptsTx, index: 2 } },
     openRole: { hash: hashes.openRole, reference: { txId: openRoleTx, index: 1 } },
     standIn: false
-  })
-}
-
-/** A sandbox's deployment: the scripts at its genesis reference-script outputs. */
-export function sandboxDeployment(scripts: SandboxReferenceScripts, standIn: boolean): MarloweDeployment {
-  const entry = (r: SandboxReferenceScripts[keyof SandboxReferenceScripts]): DeployedScript => ({
-    hash: r.script.hash,
-    reference: r.ref
-  })
-  return Object.freeze({
-    network: 'sandbox',
-    semantics: entry(scripts.semantics),
-    payout: entry(scripts.payout),
-    openRole: entry(scripts.openRole),
-    standIn
   })
 }
 

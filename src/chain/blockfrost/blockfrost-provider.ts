@@ -19,8 +19,8 @@ import {
   type TxStatus,
   type Utxo
 } from '../provider'
-import { nodeRejectionReasonFromText } from '../submit-api/rejection'
-import { acceptedTxId } from '../submit-api/tx-id'
+import { nodeRejectionReasonFromText } from '../node-rejection'
+import { acceptedTxId } from '../submitted-tx-id'
 import { eraOfProtocolVersion, toConfirmed, toEraSummaries, toGenesis, toProtocolParameters, toTip } from './convert'
 import { additionalUtxoSetV5, toRedeemerBudgets } from './evaluate'
 import { BlockfrostHttp, errorMessage, parseBody } from './http'

@@ -60,7 +60,7 @@ export {
   type SandboxWalletName
 } from './wallets'
 export { STAND_IN_VALIDATORS } from './stand-ins'
-export { SANDBOX_REFERENCE_SCRIPTS, type ReferenceScriptOutput } from './reference-scripts'
+export { SANDBOX_REFERENCE_SCRIPTS, type ReferenceScriptOutput, sandboxDeployment } from './reference-scripts'
 export {
   GENESIS_ID,
   GENESIS_OUTPUTS,
@@ -71,3 +71,5 @@ export {
   type GenesisOutput
 } from './genesis'
 export { STATE_FILE_NAME } from './state-file'
+export { type PlutusEvaluator, RecyclingEvaluator, type PlutusOutcome, type PlutusRequest } from './evaluator'
+export { isAlive } from './dir-lock'

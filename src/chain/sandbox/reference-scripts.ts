@@ -6,6 +6,7 @@
  */
 import { blake2bHex } from '../../core/blake2b'
 import { formatShelleyAddress } from '../../core/cardano/address'
+import type { DeployedScript, MarloweDeployment } from '../deployments'
 import type { MarloweScriptRole, MarloweValidator, MarloweValidators } from '../marlowe-scripts'
 import type { TxOutRef } from '../provider'
 import { STAND_IN_VALIDATORS } from './stand-ins'
@@ -51,3 +52,18 @@ export function sandboxReferenceScripts(validators: MarloweValidators): SandboxR
 }
 
 export const SANDBOX_REFERENCE_SCRIPTS: SandboxReferenceScripts = sandboxReferenceScripts(STAND_IN_VALIDATORS)
+
+/** A sandbox's deployment: the scripts at its genesis reference-script outputs. */
+export function sandboxDeployment(scripts: SandboxReferenceScripts, standIn: boolean): MarloweDeployment {
+  const entry = (r: SandboxReferenceScripts[keyof SandboxReferenceScripts]): DeployedScript => ({
+    hash: r.script.hash,
+    reference: r.ref
+  })
+  return Object.freeze({
+    network: 'sandbox',
+    semantics: entry(scripts.semantics),
+    payout: entry(scripts.payout),
+    openRole: entry(scripts.openRole),
+    standIn
+  })
+}

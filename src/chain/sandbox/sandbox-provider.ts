@@ -6,7 +6,7 @@
  * grows: `advanceTo`/`advanceSlots` jump ahead, and the sandbox stays that far ahead, so a contract's timeout
  * can be reached without waiting and the ledger never goes back in time, even across restarts.
  */
-import { sandboxDeployment, type MarloweDeployment } from '../deployments'
+import type { MarloweDeployment } from '../deployments'
 import { readValidatorDir } from '../marlowe-scripts'
 import type {
   ChainProvider,
@@ -25,6 +25,7 @@ import { DirLock } from './dir-lock'
 import { inThreadEvaluator, RecyclingEvaluator, type PlutusEvaluator } from './evaluator'
 import { faucetTransaction } from './faucet'
 import { sandboxGenesis, STAND_IN_GENESIS, type SandboxGenesis } from './genesis'
+import { sandboxDeployment } from './reference-scripts'
 import { SandboxLedger, SLOT_LENGTH_MS } from './ledger'
 import { SANDBOX_BLAZE_PARAMS, toProtocolParameters } from './params'
 import { LedgerStore } from './ledger-store'

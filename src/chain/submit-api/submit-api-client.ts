@@ -2,10 +2,10 @@
  * `SubmitApiClient`: submits transactions through cardano-submit-api (`POST {url}/api/submit/tx`, the raw CBOR
  * bytes as `application/cbor`). It only submits; pair it with a query provider through `withSubmitter`.
  */
-import { exchange } from '../blockfrost/http'
+import { exchange } from '../blockfrost'
 import { ChainError } from '../provider'
-import { nodeRejectionReasonFromText } from './rejection'
-import { acceptedTxId } from './tx-id'
+import { nodeRejectionReasonFromText } from '../node-rejection'
+import { acceptedTxId } from '../submitted-tx-id'
 import type { TxSubmitter } from './with-submitter'
 
 export interface SubmitApiOptions {

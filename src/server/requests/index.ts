@@ -17,7 +17,7 @@ export {
   type TextEnvelopeBody
 } from './bodies'
 export { decodeWalletHeaders, type DecodedWalletHeaders, type HeaderInput, type WalletHeaderOptions } from './headers'
-export { decodeContractId, decodePayoutId, decodeTransactionId, decodeTxId, decodeWithdrawalId } from './ids'
+export { decodeContractId, decodePayoutId, decodeTransactionId, decodeTxId, decodeWithdrawalId, TX_ID } from './ids'
 export { decodeRoleTokenFilter } from './role-token-filter'
 export { requestParameters, requestSchemas, type ParameterComponent, type ParameterObject } from './openapi'
 export {

@@ -4,7 +4,7 @@ import type { Contract, Input, MarloweData, State, TransactionInput } from '../t
 import { decodeContract, decodeInputs, decodeMarloweData, decodeState, decodeTransactionInput } from './decode'
 import { encodeContract, encodeInput, encodeMarloweData, encodeState, encodeTransactionInput } from './encode'
 
-export { MarloweJsonError } from './reader'
+export { MarloweJsonError, asArray, asInteger, asObject, asString, field, child, index, describe } from './reader'
 
 function parseWith<T>(decode: (v: JsonValue, path: string) => T, path: string) {
   return (text: string, limits?: Partial<JsonLimits>): T => decode(parseJson(text, limits), path)
@@ -35,3 +35,34 @@ export function stringifyTransactionInput(t: TransactionInput, options?: Stringi
 export function stringifyMarloweData(d: MarloweData, options?: StringifyOptions): string {
   return stringifyJson(encodeMarloweData(d), options)
 }
+export { isHex, MAX_ASSET_NAME_BYTES } from './text'
+export {
+  decodeAction,
+  decodeContract,
+  decodeObservation,
+  decodeParty,
+  decodeToken,
+  decodeValue,
+  decodeInputs,
+  decodeInput,
+  decodeMarloweData,
+  decodeBound,
+  decodeChoiceId,
+  decodePayee,
+  decodeState
+} from './decode'
+export {
+  encodeNextSteps,
+  encodeParty,
+  encodeToken,
+  encodeTransactionOutput,
+  encodeMarloweData,
+  type EncodedWhens,
+  encodeContract,
+  encodeInput,
+  encodePayment,
+  encodeState,
+  encodeTransactionError,
+  encodeWarning,
+  encodeTransactionInput
+} from './encode'

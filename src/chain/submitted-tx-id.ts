@@ -3,9 +3,9 @@
  * body we sent, so an accepted submission with a garbled answer still yields the right id, and an answer naming
  * another transaction is caught rather than tracked.
  */
-import { decodeTransaction } from '../../core/cardano/tx'
-import { parseJson } from '../../core/json/lossless'
-import { ChainError } from '../provider'
+import { decodeTransaction } from '../core/cardano/tx'
+import { parseJson } from '../core/json/lossless'
+import { ChainError } from './provider'
 
 const TX_ID = /^[0-9a-fA-F]{64}$/
 

@@ -4,7 +4,7 @@
  * `{tag: 'TxSubmitFail', contents: {tag: …, contents: {kind: 'ShelleyTxValidationError', error: ['ConwayUtxowFailure …']}}}`
  * — sometimes itself written into a string.
  */
-import { isJsonObject, parseJson, stringifyJson, type JsonValue } from '../../core/json/lossless'
+import { isJsonObject, parseJson, stringifyJson, type JsonValue } from '../core/json/lossless'
 
 const MAX_DEPTH = 32
 
