@@ -5,7 +5,7 @@
  * and times, hex strings for bytes, Runtime's resource JSON for contracts and transactions. Nothing here
  * ever carries a private key; the only secret a response holds is a new wallet's recovery phrase, once.
  */
-import type { TxReview } from '../core/cardano/review/types'
+import type { TxReview } from '../core/cardano/review'
 import type { JsonObject } from '../core/json/lossless'
 
 export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'

@@ -1,7 +1,7 @@
 /** Where the CLI keeps wallets: --keystore, else $MARLOWE_DESK_HOME/keys, else ~/.marlowe-desk/keys. */
 import { join } from 'node:path'
 import { EngineError } from '../engine/errors'
-import { VENDOR_NAME } from '../engine/hardware/device-plan'
+import { VENDOR_NAME } from '../engine/hardware'
 import { Keystore, type WalletInfo } from '../engine/keys'
 import { desktopHome } from './chain'
 import { CliError } from './errors'

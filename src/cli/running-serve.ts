@@ -8,7 +8,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { NetworkName } from '../chain/provider'
 import { isJsonObject, JsonSyntaxError, parseJson, stringifyJson, type JsonValue } from '../core/json/lossless'
-import { isAlive } from '../chain/sandbox/dir-lock'
+import { isAlive } from '../chain/sandbox'
 
 export interface ServeRecord {
   readonly pid: number

@@ -10,12 +10,12 @@ import type {
   ReviewContext,
   ReviewProtocolParameters,
   SlotEra
-} from '../core/cardano/review/types'
+} from '../core/cardano/review'
 import { isNetworkName, type NetworkName } from '../chain/provider'
 import type { Era } from '../core/cardano/tx-envelope'
 import { EngineError } from './errors'
 import type { Keystore } from './keys'
-import { readTransaction } from './sign/read-transaction'
+import { readTransaction } from './sign'
 
 /** A transaction file or a review bundle, read. */
 export interface LoadedTx {

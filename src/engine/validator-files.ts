@@ -14,7 +14,7 @@ import {
   type MarloweValidators
 } from '../chain/marlowe-scripts'
 import type { ChainProvider, NetworkName } from '../chain/provider'
-import { writeFileAtomic } from './keys/atomic-file'
+import { writeFileAtomic } from './keys'
 
 /** Where a network's fetched validators are kept in a data directory. */
 export function validatorsDir(dataDir: string, network: NetworkName): string {

@@ -9,7 +9,7 @@
  * (bodies, error messages, statuses, socket errors) comes back.
  */
 import type { ConnectionReport, NetworkName, NodeSettings } from '../api/contract'
-import { exchange } from '../chain/blockfrost/http'
+import { exchange } from '../chain/blockfrost'
 import { marloweDeployment } from '../chain/deployments'
 import { KupoClient } from '../chain/kupo'
 import { NETWORK_MAGIC } from '../chain/ogmios'

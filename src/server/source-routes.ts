@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { JsonSyntaxError, parseJson, type JsonValue } from '../core/json/lossless'
-import { encodeContract } from '../core/marlowe/json/encode'
+import { encodeContract } from '../core/marlowe/json'
 import { BundleError } from '../core/marlowe/object-bundle'
 import type { MarloweService } from '../engine/service'
 import { sendJson } from './app'

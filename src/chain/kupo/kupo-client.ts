@@ -4,7 +4,7 @@
  * `Unavailable` (the caller tries again later), an answer we cannot read is `BadResponse`, and one larger than
  * `maxResponseBytes` is `TooLarge` so that the caller can ask for less.
  */
-import { exchange, parseBody } from '../blockfrost/http'
+import { exchange, parseBody } from '../blockfrost'
 import { array, Fields, ShapeError } from '../json-shape'
 import { ChainError } from '../provider'
 import type { JsonValue } from '../../core/json/lossless'

@@ -19,7 +19,7 @@
 import { formatRef } from '../../core/cardano/refs'
 import type { KupoClient, KupoMatch, KupoPoint } from './kupo-client'
 import { KupoTooLarge } from './kupo-client'
-import type { BlockRef, ReadBlock } from '../ogmios/block-reader'
+import type { BlockRef, ReadBlock } from '../ogmios'
 import { ChainError, type BlockPoint, type ChainTx, type ScriptTxPage, type ScriptTxQuery } from '../provider'
 
 /** Where the index reads whole blocks (Ogmios' chain sync). */

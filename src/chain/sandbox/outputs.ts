@@ -5,13 +5,26 @@
  * the Babbage map form.
  */
 import { bytesToHex, concatBytes, hexToBytes } from '../../core/bytes'
-import { compareCanonical, encodeByteString, encodeHead, encodeInt } from '../../core/cardano/cbor'
-import { LANGUAGE_TAG, parseAddressText, type DecodedOutput, type DecodedValue, type TxIn } from '../../core/cardano/tx'
-import { readOutput } from '../../core/cardano/tx/output'
-import { TxReader } from '../../core/cardano/tx/reader'
+import {
+  compareCanonical,
+  encodeByteString,
+  encodeHead,
+  encodeInt,
+  MAJOR_ARRAY,
+  MAJOR_MAP,
+  MAJOR_TAG
+} from '../../core/cardano/cbor'
+import {
+  LANGUAGE_TAG,
+  parseAddressText,
+  type DecodedOutput,
+  type DecodedValue,
+  type TxIn,
+  readOutput,
+  TxReader
+} from '../../core/cardano/tx'
 import type { Value } from '../../core/cardano/value'
 import type { ScriptRef, TxOutRef, Utxo } from '../provider'
-import { MAJOR_ARRAY, MAJOR_MAP, MAJOR_TAG } from '../../core/cardano/cbor/major'
 
 const TAG_EMBEDDED_CBOR = 24
 

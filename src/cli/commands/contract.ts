@@ -4,8 +4,16 @@ import { writtenDataExcess } from '../../core/depth-limits'
 import { JsonSyntaxError, stringifyJson, type JsonValue } from '../../core/json/lossless'
 import { contractFacts } from '../../core/marlowe/analysis'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
-import { MarloweJsonError, parseContract, parseInputs, parseState } from '../../core/marlowe/json'
-import { encodeNextSteps, encodeParty, encodeToken, encodeTransactionOutput } from '../../core/marlowe/json/encode'
+import {
+  MarloweJsonError,
+  parseContract,
+  parseInputs,
+  parseState,
+  encodeNextSteps,
+  encodeParty,
+  encodeToken,
+  encodeTransactionOutput
+} from '../../core/marlowe/json'
 import { next } from '../../core/marlowe/next'
 import { encodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import { computeTransaction } from '../../core/marlowe/semantics'

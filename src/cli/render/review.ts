@@ -8,7 +8,7 @@ import type {
   PartialWalletEffect,
   TxReview,
   ValueView
-} from '../../core/cardano/review/types'
+} from '../../core/cardano/review'
 import { isoUtc } from '../../core/time'
 
 export function formatAda(lovelace: bigint): string {

@@ -12,10 +12,10 @@ import {
   type JsonObject,
   type JsonValue
 } from '../json/lossless'
-import { asArray, asInteger, asObject, asString, field, MarloweJsonError } from '../marlowe/json/reader'
-import type { ResolvedOutput, ReviewProtocolParameters, SlotEra } from './review/types'
+import { asArray, asInteger, asObject, asString, field, MarloweJsonError } from '../marlowe/json'
+import type { ResolvedOutput, ReviewProtocolParameters, SlotEra } from './review'
 import { txEnvelopeType, type Era } from './tx-envelope'
-import type { ScriptLanguage } from './tx/types'
+import type { ScriptLanguage } from './tx'
 import type { Value } from './value'
 
 export const BUNDLE_FORMAT = 'marlowe-desk/review-bundle'

@@ -3,8 +3,8 @@
  * `[address, value, datum hash]`, no inline datum or reference script — computed, not encoded: the ledger's
  * minimum-UTxO rule charges by it, and a build asks it of every output it plans, several times each.
  */
-import { headLength } from './cbor/writer'
-import { parseAddressText } from './tx/address'
+import { headLength } from './cbor'
+import { parseAddressText } from './tx'
 import type { Value } from './value'
 
 const POLICY_ID_BYTES = 28

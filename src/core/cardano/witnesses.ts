@@ -4,8 +4,17 @@
  * script data hash covers) are copied verbatim. Only the vkey witness list (witness set key 0) is rewritten.
  */
 import { bytesToHex, concatBytes } from '../bytes'
-import { CborError, decodeCbor, encodeByteString, encodeHead, type CborItem, type CborMap } from './cbor'
-import { MAJOR_ARRAY, MAJOR_MAP, MAJOR_TAG } from './cbor/major'
+import {
+  CborError,
+  decodeCbor,
+  encodeByteString,
+  encodeHead,
+  type CborItem,
+  type CborMap,
+  MAJOR_ARRAY,
+  MAJOR_MAP,
+  MAJOR_TAG
+} from './cbor'
 
 export class WitnessError extends Error {
   constructor(message: string) {

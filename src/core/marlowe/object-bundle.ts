@@ -12,10 +12,17 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../json/lossless'
 import { contractFacts } from './analysis'
-import { decodeAction, decodeContract, decodeObservation, decodeParty, decodeToken, decodeValue } from './json/decode'
-import { encodeContract } from './json/encode'
-import { MarloweJsonError } from './json/reader'
-import { isHex } from './json/text'
+import {
+  decodeAction,
+  decodeContract,
+  decodeObservation,
+  decodeParty,
+  decodeToken,
+  decodeValue,
+  encodeContract,
+  MarloweJsonError,
+  isHex
+} from './json'
 import { deepMerkleize } from './merkle'
 import { merkleHash } from './plutus/hash'
 import type { Contract } from './types'

@@ -11,7 +11,7 @@ import {
   type ProtocolParameters,
   type TxOutRef
 } from '../../chain/provider'
-import { scriptFee } from '../../core/cardano/review/fees'
+import { scriptFee } from '../../core/cardano/review'
 import { assembleOffThread } from '../worker'
 import { placeholderUnits, redeemerKey, type Assembled } from './assemble'
 import { engineFailure } from './build-errors'

@@ -5,7 +5,7 @@
  * from a script.
  */
 import type { Utxo } from '../../chain/provider'
-import { decodeTransaction } from '../../core/cardano/tx/decode'
+import { decodeTransaction } from '../../core/cardano/tx'
 import type { Value } from '../../core/cardano/value'
 import { engineFailure, roleTokenNotFound } from './build-errors'
 import { formatRef } from '../../core/cardano/refs'

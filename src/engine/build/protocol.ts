@@ -1,6 +1,6 @@
 /** Protocol parameters as CSL builder configuration, cost models and fee bounds. */
 import type { ProtocolParameters, Ratio } from '../../chain/provider'
-import { referenceScriptFee, scriptFee } from '../../core/cardano/review/fees'
+import { referenceScriptFee, scriptFee } from '../../core/cardano/review'
 import { CSL, type CslScope } from '../../csl'
 
 const big = (n: bigint | number): CSL.BigNum => CSL.BigNum.from_str(String(n))

@@ -6,7 +6,7 @@
 import { bytesToHex, utf8Encode } from '../../core/bytes'
 import { AddressError, formatShelleyAddress, parseShelleyAddress } from '../../core/cardano/address'
 import { stringifyJson, type JsonObject, type JsonValue } from '../../core/json/lossless'
-import { encodeToken } from '../../core/marlowe/json/encode'
+import { encodeToken } from '../../core/marlowe/json'
 import type { ValueTooLargeError } from '../../core/marlowe/limits'
 import type { Contract, State, Token } from '../../core/marlowe/types'
 import { contractFacts } from '../../core/marlowe/analysis'

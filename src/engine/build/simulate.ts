@@ -17,7 +17,7 @@ import {
   encodeTransactionInput,
   encodeTransactionOutput,
   encodeWarning
-} from '../../core/marlowe/json/encode'
+} from '../../core/marlowe/json'
 import { datumHash } from '../../core/marlowe/plutus/hash'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
 import { encodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'

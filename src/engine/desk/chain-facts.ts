@@ -5,7 +5,7 @@
  */
 import { deploymentOf } from '../../chain/deployments'
 import { ChainError, type ChainProvider, type ProtocolParameters } from '../../chain/provider'
-import type { MarloweScriptName, ReviewProtocolParameters } from '../../core/cardano/review/types'
+import type { MarloweScriptName, ReviewProtocolParameters } from '../../core/cardano/review'
 import type { ReviewBundle } from '../../core/cardano/bundle'
 import { formatRef } from '../../core/cardano/refs'
 import { decodeTransaction, TxDecodeError } from '../../core/cardano/tx'

@@ -11,9 +11,7 @@ import { MarloweJsonError, parseContract, parseInputs } from '../../core/marlowe
 import { nextTimeout } from '../../core/marlowe/timeouts'
 import type { Contract, Input, Party } from '../../core/marlowe/types'
 import type { TxRow } from '../../store/service-store'
-import { parseRef, type RolesConfig } from '../build'
-import { transactionMetadataFromJson } from '../build/metadata'
-import { SlotClock } from '../build/slots'
+import { parseRef, type RolesConfig, transactionMetadataFromJson, SlotClock } from '../build'
 import { EngineError } from '../errors'
 import {
   contractHeaderJson,
@@ -22,10 +20,10 @@ import {
   payoutStateJson,
   txJson,
   type ContractView,
-  type MarloweService
+  type MarloweService,
+  contractQuery,
+  readableRows
 } from '../service'
-import { contractQuery } from '../service/parties'
-import { readableRows } from '../service/unreadable'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'

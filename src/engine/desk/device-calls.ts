@@ -21,7 +21,7 @@ import {
   type TrezorCardano
 } from '../hardware'
 import { formatRef } from '../../core/cardano/refs'
-import type { AccountKey } from '../keys/wallet-file'
+import type { AccountKey } from '../keys'
 import { loadedNetwork, type LoadedTx } from '../offline-tx'
 import { readImportedOffThread } from '../worker'
 import { chainFacts, importedFacts } from './chain-facts'

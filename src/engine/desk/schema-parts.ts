@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { JsonDecimal, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import {
+  MarloweJsonError,
   decodeContract,
   decodeInput,
   decodeMarloweData,
@@ -9,8 +10,7 @@ import {
   decodePayee,
   decodeState,
   decodeToken
-} from '../../core/marlowe/json/decode'
-import { MarloweJsonError } from '../../core/marlowe/json'
+} from '../../core/marlowe/json'
 
 export const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'not lowercase hex')
 export const hexOf = (bytes: number, what: string) =>

@@ -14,7 +14,7 @@ import type {
 import type { ChainProvider, Utxo } from '../../chain/provider'
 import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
 import { assetNameText } from '../../core/cardano/asset-name'
-import type { OwnWallet } from '../../core/cardano/review/types'
+import type { OwnWallet } from '../../core/cardano/review'
 import type { HeldBy } from '../../store/service-store'
 import type { WalletRequest } from '../build'
 import type { Keystore, WalletInfo } from '../keys'

@@ -9,8 +9,8 @@ import type { DecodedTx } from '../../core/cardano/tx'
 import { NETWORK_MAGIC } from '../../chain/ogmios'
 import type { NetworkName } from '../../chain/provider'
 import { EngineError } from '../errors'
-import { ROLE_INDEX, type KeyPath } from '../keys/derivation'
-import type { HardwareVendor } from '../keys/wallet-file'
+import { ROLE_INDEX, type KeyPath } from '../keys'
+import type { HardwareVendor } from '../keys'
 
 export const VENDOR_NAME: Readonly<Record<HardwareVendor, string>> = { ledger: 'Ledger', trezor: 'Trezor' }
 

@@ -3,7 +3,7 @@
  * onto these states, so the app shows one message per state whatever the device.
  */
 import { EngineError } from '../errors'
-import type { HardwareVendor } from '../keys/wallet-file'
+import type { HardwareVendor } from '../keys'
 import { VENDOR_NAME } from './device-plan'
 
 export type DeviceState = 'no-device' | 'locked' | 'wrong-app' | 'app-too-old' | 'rejected' | 'unplugged' | 'timeout'

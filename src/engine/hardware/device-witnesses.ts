@@ -7,8 +7,8 @@
 import { hexToBytes } from '../../core/bytes'
 import { vkeyWitnessOf, type VkeyWitness } from '../../core/cardano/witnesses'
 import { EngineError } from '../errors'
-import { childPublicKey, type KeyRole } from '../keys/derivation'
-import type { AccountKey, HardwareVendor } from '../keys/wallet-file'
+import { childPublicKey, type KeyRole } from '../keys'
+import type { AccountKey, HardwareVendor } from '../keys'
 import { assembleTransaction } from '../sign'
 import { accountPath, VENDOR_NAME } from './device-plan'
 

@@ -5,7 +5,7 @@
  */
 import type { ContractRow, ServiceStore } from '../../store/service-store'
 import type { BurnPolicy } from '../build'
-import { policyScriptIn } from '../build/burn'
+import { policyScriptIn } from '../build'
 import { EngineError } from '../errors'
 import { matchesFilter, type RoleTokenFilter } from './role-token-filter'
 

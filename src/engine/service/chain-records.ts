@@ -12,8 +12,7 @@
 import { formatRef } from '../../core/cardano/refs'
 import type { Value } from '../../core/cardano/value'
 import type { DecodedOutput, DecodedTx, DecodedValue } from '../../core/cardano/tx'
-import { metadataView } from '../../core/cardano/review/metadata-view'
-import { ledgerOrder } from '../../core/cardano/review/redeemer-targets'
+import { metadataView, ledgerOrder } from '../../core/cardano/review'
 import { newJsonObject, parseJson, setJsonKey, type JsonObject } from '../../core/json/lossless'
 import {
   PlutusDecodeError,
@@ -24,7 +23,7 @@ import {
 } from '../../core/marlowe/plutus/marlowe-data'
 import type { Input, TimeInterval } from '../../core/marlowe/types'
 import type { PayoutRow } from '../../store/service-store'
-import type { SlotClock } from '../build/slots'
+import type { SlotClock } from '../build'
 import { contractPartyKeys } from './parties'
 import {
   readValue,

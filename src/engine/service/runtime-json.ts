@@ -12,7 +12,7 @@ import {
   encodeNextSteps,
   encodeState,
   encodeTransactionOutput
-} from '../../core/marlowe/json/encode'
+} from '../../core/marlowe/json'
 import type {
   BlockRow,
   ContractHeader,

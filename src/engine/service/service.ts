@@ -16,9 +16,9 @@ import {
   parseRef,
   type CreateRequest,
   type MarloweTxBuilder,
-  type WalletRequest
+  type WalletRequest,
+  SlotClock
 } from '../build'
-import { SlotClock } from '../build/slots'
 import { EngineError } from '../errors'
 import type { TransactionFile } from '../sign'
 import { contractPartyKeys, contractQuery } from './parties'

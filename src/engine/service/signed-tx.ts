@@ -12,7 +12,7 @@ import {
   WitnessError,
   type VkeyWitness
 } from '../../core/cardano/witnesses'
-import { blake2b256Hex } from '../../core/cardano/tx/hash'
+import { blake2b256Hex } from '../../core/cardano/tx'
 import { EngineError } from '../errors'
 import { verifyWitness } from '../sign'
 

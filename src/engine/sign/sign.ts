@@ -17,7 +17,7 @@ import type { WitnessProvider } from '../keys'
 import { CSL, withCsl } from '../../csl'
 import { EngineError } from '../errors'
 import { reviewOffThread } from '../worker'
-import type { OutRef, ResolvedOutput } from '../../core/cardano/review/types'
+import type { OutRef, ResolvedOutput } from '../../core/cardano/review'
 
 export interface SignRequest {
   readonly tx: Uint8Array

@@ -5,14 +5,20 @@
  * Plutus evaluations. Each takes and gives plain data and throws only `EngineError`s it means the caller to see.
  */
 import type { ProtocolParameters } from '../../chain/provider'
-import { RecyclingEvaluator, type PlutusOutcome, type PlutusRequest } from '../../chain/sandbox/evaluator'
+import { RecyclingEvaluator, type PlutusOutcome, type PlutusRequest } from '../../chain/sandbox'
 import { reviewTransaction, TxDecodeError } from '../../core/cardano/review'
-import type { ReviewContext, TxReview } from '../../core/cardano/review/types'
+import type { ReviewContext, TxReview } from '../../core/cardano/review'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
 import type { Value } from '../../core/marlowe/types'
 import { cslMemoryBytes } from '../../csl'
-import { assemble, type AssembleInput, type Assembled } from '../build/assemble'
-import { simulateTransactions, type Simulation, type SimulationInput } from '../build/simulate'
+import {
+  assemble,
+  type AssembleInput,
+  type Assembled,
+  simulateTransactions,
+  type Simulation,
+  type SimulationInput
+} from '../build'
 import { EngineError } from '../errors'
 import { readLoaded, type LoadedTx } from '../offline-tx'
 import type { TaskFunctions } from './protocol'

@@ -4,9 +4,9 @@
  */
 import type { z } from 'zod'
 import { utf8Length } from '../../core/bytes'
-import { MAX_ASSET_NAME_BYTES } from '../../core/marlowe/json/text'
+import { MAX_ASSET_NAME_BYTES } from '../../core/marlowe/json'
 import { ADA, type Party } from '../../core/marlowe/types'
-import type { InitialAccount } from '../../engine/build/types'
+import type { InitialAccount } from '../../engine/build'
 import { parseAddress, type NetworkId } from './addresses'
 import { invalid } from './errors'
 import { childPath } from './problems'

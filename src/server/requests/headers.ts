@@ -3,9 +3,9 @@
  * (required), X-Address and X-Collateral-UTxO (comma lists), and X-Stake-Address on POST /contracts only.
  */
 import type { TxOutRef } from '../../chain/provider'
-import { parseStakeAddress } from '../../engine/build/stake'
+import { parseStakeAddress } from '../../engine/build'
 import { formatRef } from '../../core/cardano/refs'
-import type { WalletRequest } from '../../engine/build/types'
+import type { WalletRequest } from '../../engine/build'
 import { EngineError } from '../../engine/errors'
 import { parseAddress, type NetworkId } from './addresses'
 import { engineErrorsOnly, invalidHeader } from './errors'

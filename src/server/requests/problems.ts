@@ -3,7 +3,7 @@
  * what was expected versus what came. Only the first issue is reported, as aeson reports the first failure.
  */
 import { z } from 'zod'
-import { describe } from '../../core/marlowe/json/reader'
+import { describe } from '../../core/marlowe/json'
 import { JsonDecimal, type JsonValue } from '../../core/json/lossless'
 
 export type PathSegment = string | number

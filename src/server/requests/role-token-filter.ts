@@ -6,7 +6,7 @@
 import { bytesToHex, utf8Encode } from '../../core/bytes'
 import { JsonDecimal, type JsonValue } from '../../core/json/lossless'
 import { formatRef } from '../../core/cardano/refs'
-import { tokenKey, type RoleTokenFilter } from '../../engine/service/role-token-filter'
+import { tokenKey, type RoleTokenFilter } from '../../engine/service'
 import { bodyParseError, engineErrorsOnly } from './errors'
 import { parseTxOutRef } from './ids'
 import { childPath, describeInput } from './problems'

@@ -4,8 +4,8 @@
  */
 import type { z } from 'zod'
 import { EngineError } from '../../engine/errors'
-import { roleTokenMetadatum, type RoleTokenFile, type RoleTokenMetadata } from '../../engine/build/metadata'
-import type { MintRole, RolesConfig, RoleTokenDestination } from '../../engine/build/types'
+import { roleTokenMetadatum, type RoleTokenFile, type RoleTokenMetadata } from '../../engine/build'
+import type { MintRole, RolesConfig, RoleTokenDestination } from '../../engine/build'
 import { parseAddress, type NetworkId } from './addresses'
 import { invalid, relabel } from './errors'
 import { childPath } from './problems'

@@ -5,8 +5,7 @@
  * The OpenAPI components are generated from these same objects (`openapi.ts`).
  */
 import { z } from 'zod'
-import { decodeContract, decodeInputs } from '../../core/marlowe/json/decode'
-import { MarloweJsonError } from '../../core/marlowe/json/reader'
+import { decodeContract, decodeInputs, MarloweJsonError } from '../../core/marlowe/json'
 import { OBJECT_TYPES } from '../../core/marlowe/object-bundle'
 import type { Contract, Input } from '../../core/marlowe/types'
 import { parseTxOutRef, TX_ID, TX_OUT_REF } from './ids'

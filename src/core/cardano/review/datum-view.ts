@@ -4,7 +4,7 @@
  * the witness set at once.
  */
 import { bytesToHex } from '../../bytes'
-import { encodeMarloweData, type EncodedWhens } from '../../marlowe/json/encode'
+import { encodeMarloweData, type EncodedWhens } from '../../marlowe/json'
 import { PlutusDataError, decodePlutusData, skipPlutusDataItem } from '../../marlowe/plutus/data'
 import {
   DecodedContracts,

@@ -5,10 +5,9 @@
  * model is an *indefinite* list wrapped in a byte string.
  */
 import { concatBytes } from '../../bytes'
-import { encodeHead, encodeInt } from '../cbor'
+import { encodeHead, encodeInt, MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP } from '../cbor'
 import type { ScriptLanguage } from '../tx'
 import type { ReviewProtocolParameters } from './types'
-import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP } from '../cbor/major'
 
 type PlutusLanguage = 'PlutusV1' | 'PlutusV2' | 'PlutusV3'
 

@@ -19,7 +19,7 @@ import {
   encodeState,
   encodeTransactionError,
   encodeWarning
-} from '../../marlowe/json/encode'
+} from '../../marlowe/json'
 import { isListData } from '../../marlowe/plutus/data'
 import { PlutusDecodeError, decodeContract, decodeRedeemer, probePayoutDatum } from '../../marlowe/plutus/marlowe-data'
 import { computeTransaction, ValueTooLargeError } from '../../marlowe/semantics'

@@ -8,7 +8,7 @@ import { blake2b256Hex } from './hash'
 import type { TxReader } from './reader'
 import { readNativeScript, readPlutusScript } from './script'
 import type { DecodedAuxData, DecodedScript, MetadataEntry, Metadatum, ScriptLanguage } from './types'
-import { MAJOR_ARRAY, MAJOR_MAP } from '../cbor/major'
+import { MAJOR_ARRAY, MAJOR_MAP } from '../cbor'
 
 const TAG_ALONZO_AUX_DATA = 259
 /** The ledger's limit on metadata text and byte strings. */

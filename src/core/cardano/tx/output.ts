@@ -8,7 +8,7 @@ import { readScriptRef } from './script'
 import type { DecodedAddress } from './address'
 import type { DecodedDatum, DecodedOutput, DecodedScript, DecodedValue } from './types'
 import { readValue } from './value'
-import { MAJOR_ARRAY } from '../cbor/major'
+import { MAJOR_ARRAY } from '../cbor'
 
 export function readOutput(r: TxReader, what: string): DecodedOutput {
   const start = r.pos

@@ -17,7 +17,7 @@ import type {
   VkeyWitness,
   WitnessDatum
 } from './types'
-import { MAJOR_MAP } from '../cbor/major'
+import { MAJOR_MAP } from '../cbor'
 
 const REDEEMER_TAGS: readonly RedeemerTag[] = ['spend', 'mint', 'cert', 'reward', 'vote', 'propose']
 const MAX_REDEEMER_INDEX = 0xffffffff

@@ -23,7 +23,7 @@ import {
   indefiniteArrayCounts,
   skipPlutusDataItem
 } from './data-reader'
-import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor/major'
+import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor'
 import { PlutusDataError, type PlutusData } from './data-types'
 import { PlutusDecodeError } from './data-shape'
 

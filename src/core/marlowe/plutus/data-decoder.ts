@@ -15,7 +15,7 @@ import {
   notData,
   unusedTag
 } from './data-reader'
-import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor/major'
+import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor'
 import { PlutusDataError, type PlutusData } from './data-types'
 
 export { MAX_DATA_DEPTH } from './data-reader'

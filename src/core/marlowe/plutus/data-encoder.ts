@@ -4,7 +4,7 @@
  */
 import { hexToBytes } from '../../bytes'
 import { PlutusDataError, type PlutusData } from './data-types'
-import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor/major'
+import { MAJOR_ARRAY, MAJOR_BYTES, MAJOR_MAP, MAJOR_NEGINT, MAJOR_TAG, MAJOR_UINT } from '../../cardano/cbor'
 
 const UINT64_LIMIT = 1n << 64n
 const UINT32_LIMIT = 0x1_0000_0000n

@@ -16,7 +16,7 @@ import {
   MAJOR_TAG,
   MAJOR_TEXT,
   MAJOR_UINT
-} from '../../cardano/cbor/major'
+} from '../../cardano/cbor'
 
 /** Deepest nesting of constructors, lists and maps accepted (core/depth-limits.ts). */
 export { MAX_DATA_DEPTH }

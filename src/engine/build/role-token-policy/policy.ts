@@ -6,11 +6,10 @@
 import type { TxOutRef } from '../../../chain/provider'
 import { blake2bHex } from '../../../core/blake2b'
 import { hexToBytes } from '../../../core/bytes'
-import { encodeHead } from '../../../core/cardano/cbor'
+import { encodeHead, MAJOR_BYTES } from '../../../core/cardano/cbor'
 import { constrData, encodePlutusData, type PlutusData } from '../../../core/marlowe/plutus/data'
 import { ROLE_TOKENS_PROGRAM } from './compiled'
 import { applyDataArgument } from './flat-apply'
-import { MAJOR_BYTES } from '../../../core/cardano/cbor/major'
 
 export interface RoleToken {
   /** Asset name, hex (at most 32 bytes). */

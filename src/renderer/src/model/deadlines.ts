@@ -2,8 +2,8 @@
  * Deadlines already passed in a contract about to be opened: what was due before them can no longer happen, and
  * anyone may move the contract past them at once. Warned of on the template forms and on the review.
  */
-import type { TxReview } from '../../../core/cardano/review/types'
-import { decodeMarloweData } from '../../../core/marlowe/json/decode'
+import type { TxReview } from '../../../core/cardano/review'
+import { decodeMarloweData } from '../../../core/marlowe/json'
 import { contractTimeouts } from '../../../core/marlowe/timeouts'
 import type { Contract } from '../../../core/marlowe/types'
 import { toJson } from '../format/json'

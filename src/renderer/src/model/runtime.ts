@@ -12,9 +12,15 @@ import {
   decodeParty,
   decodePayee,
   decodeState,
-  decodeToken
-} from '../../../core/marlowe/json/decode'
-import { asArray, asInteger, asObject, asString, child, field, index } from '../../../core/marlowe/json/reader'
+  decodeToken,
+  asArray,
+  asInteger,
+  asObject,
+  asString,
+  child,
+  field,
+  index
+} from '../../../core/marlowe/json'
 import { choiceIdEquals } from '../../../core/marlowe/equality'
 import type { CanChoose, CanDeposit, CanNotify } from '../../../core/marlowe/next'
 import type { Contract, Input, Payment, State } from '../../../core/marlowe/types'

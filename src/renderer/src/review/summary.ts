@@ -2,9 +2,9 @@
  * The plain-language summary at the top of the review: what the transaction does, what it costs, what it
  * mints and until when it is valid — sentences computed from the review model alone, so they can be tested.
  */
-import type { AddressView, MarloweStepView, MintView, TxReview } from '../../../core/cardano/review/types'
+import type { AddressView, MarloweStepView, MintView, TxReview } from '../../../core/cardano/review'
 import { stringifyJson } from '../../../core/json/lossless'
-import { decodeInput } from '../../../core/marlowe/json/decode'
+import { decodeInput } from '../../../core/marlowe/json'
 import { formatAda, formatQuantity } from '../format/amounts'
 import { toJson } from '../format/json'
 import { shorten } from '../format/text'

@@ -13,7 +13,7 @@ import type {
   TxKind,
   TxStatusName
 } from '../../../api/contract'
-import type { TxReview } from '../../../core/cardano/review/types'
+import type { TxReview } from '../../../core/cardano/review'
 import type { JsonObject } from '../../../core/json/lossless'
 import { useDesk } from '../api/desk'
 import { useWalletsStore } from './wallets'
