@@ -19,6 +19,12 @@ export interface StoredReservation {
 
 export type ReserveOutcome = { readonly ok: true } | { readonly ok: false; readonly conflicts: readonly string[] }
 
+/** Refs held by live reservations, by how they are held. */
+export interface HeldRefs {
+  readonly spent: ReadonlySet<string>
+  readonly collateral: ReadonlySet<string>
+}
+
 export interface StoredReservations {
   /**
    * Frees the reservations no stored build holds: a process killed between reserving a build's inputs and
@@ -27,10 +33,18 @@ export interface StoredReservations {
    */
   releaseOrphans(): Promise<number>
   /** The refs held by reservations live at `now`, by how they are held. */
-  reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }>
+  reserved(now: number): Promise<HeldRefs>
   /** Records `reservation` unless it would share a spent input with a live one; then reports the conflicts. */
   tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome>
   release(key: string): Promise<void>
+}
+
+/** Live reservation rows (`reservation_refs`), by how each ref is held. */
+export function heldRefs(rows: readonly { ref: string; mode: string }[]): HeldRefs {
+  const spent = new Set<string>()
+  const collateral = new Set<string>()
+  for (const { ref, mode } of rows) (mode === 'spend' ? spent : collateral).add(ref)
+  return { spent, collateral }
 }
 
 export class SqliteInputReservations implements StoredReservations {
@@ -69,17 +83,14 @@ export class SqliteInputReservations implements StoredReservations {
     return this.gate.run(() => this.deleteOrphans.run().changes)
   }
 
-  async reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }> {
+  async reserved(now: number): Promise<HeldRefs> {
     const rows = await this.gate.run(() =>
       this.db.transaction(() => {
         this.deleteExpired.run(now)
         return this.selectLive.all()
       })()
     )
-    const spent = new Set<string>()
-    const collateral = new Set<string>()
-    for (const { ref, mode } of rows) (mode === 'spend' ? spent : collateral).add(ref)
-    return { spent, collateral }
+    return heldRefs(rows)
   }
 
   tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome> {

@@ -10,7 +10,13 @@
  */
 import type pg from 'pg'
 import { formatRef } from '../../core/cardano/refs'
-import type { ReserveOutcome, StoredReservation, StoredReservations } from '../reservations'
+import {
+  heldRefs,
+  type HeldRefs,
+  type ReserveOutcome,
+  type StoredReservation,
+  type StoredReservations
+} from '../reservations'
 import { LOCKS } from './database'
 import { PoolSession } from './session'
 
@@ -35,16 +41,13 @@ export class PgInputReservations implements StoredReservations {
     )
   }
 
-  async reserved(now: number): Promise<{ spent: ReadonlySet<string>; collateral: ReadonlySet<string> }> {
+  async reserved(now: number): Promise<HeldRefs> {
     await this.session.run('DELETE FROM reservations WHERE expires_at <= $1', [now])
     const rows = await this.session.rows<{ ref: string; mode: string }>(
       `SELECT r.ref, r.mode FROM reservation_refs r JOIN reservations v ON v.key = r.key WHERE v.expires_at > $1`,
       [now]
     )
-    const spent = new Set<string>()
-    const collateral = new Set<string>()
-    for (const { ref, mode } of rows) (mode === 'spend' ? spent : collateral).add(ref)
-    return { spent, collateral }
+    return heldRefs(rows)
   }
 
   tryReserve(reservation: StoredReservation, now: number): Promise<ReserveOutcome> {
