@@ -28,7 +28,7 @@ import { evaluatePlutusOffThread } from '../src/engine/worker'
 import { createServer, listen } from '../src/server/app'
 import { testWallet } from '../tests/engine/build/support'
 import { HEAVY_DEPOSIT, HEAVY_ROLES, heavyContract, heavyRole, heavyRoles } from '../tests/support/heavy-builds'
-import { witnessed } from '../tests/engine/service/support'
+import { witnessed } from '../tests/engine/service/witnesses'
 import { printRows, type Row } from './harness'
 import { httpPost, type Answer } from './http'
 

@@ -6,18 +6,15 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SandboxProvider } from '../../../src/chain/sandbox'
-import { bytesToHex } from '../../../src/core/bytes'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { CSL, withCsl } from '../../../src/csl'
 import { openService, type OpenService, type ServiceStoreOption } from '../../../src/engine/service'
 import { openPostgresStore } from '../../../src/store/open-store'
 import { usePostgres } from '../../support/postgres-server'
-import type { SignedForm } from '../../../src/engine/service'
-import { vkeyWitnessesOfWitnessSet } from '../../../src/core/cardano/witnesses'
-import type { TextEnvelopeBody } from '../../../src/server/requests'
 import { CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
 import type { RolesConfig } from '../../../src/engine/build'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
+export { witnessEnvelope, witnessed } from './witnesses'
 import { ManualClock, T0, testWallet, type TestWallet } from '../build/support'
 
 export interface ServiceHarness extends OpenService {
@@ -61,31 +58,6 @@ export async function serviceHarness(
       return serviceHarness({ databasePath, ...(storeUrl === undefined ? {} : { storeUrl }), sandbox, clock })
     }
   }
-}
-
-/** What a CIP-30 wallet's `signTx(tx, true)` returns, as Runtime's PUT takes it. */
-export function witnessEnvelope(tx: Uint8Array, signers: readonly TestWallet[], era = 'Conway'): TextEnvelopeBody {
-  return { type: `ShelleyTxWitness ${era}Era`, description: '', cborHex: bytesToHex(witnessSetOf(tx, signers)) }
-}
-
-/** The key witnesses of `signers` for `tx`, as the service takes them from a signer. */
-export function witnessed(tx: Uint8Array, signers: readonly TestWallet[]): SignedForm {
-  return { witnesses: vkeyWitnessesOfWitnessSet(witnessSetOf(tx, signers)) }
-}
-
-/** A witness set as a CIP-30 wallet's `signTx(tx, true)` returns it. */
-function witnessSetOf(tx: Uint8Array, signers: readonly TestWallet[]): Uint8Array {
-  return withCsl((s) => {
-    const fixed = s.own(CSL.FixedTransaction.from_bytes(tx))
-    const set = s.own(CSL.TransactionWitnessSet.new())
-    const vkeys = s.own(CSL.Vkeywitnesses.new())
-    for (const w of signers) {
-      const key = s.own(CSL.PrivateKey.from_extended_bytes(w.key))
-      vkeys.add(s.own(CSL.make_vkey_witness(s.own(fixed.transaction_hash()), key)))
-    }
-    set.set_vkeys(vkeys)
-    return set.to_bytes()
-  })
 }
 
 /** The roles escrow's tokens minted one each: Buyer to alice, Seller to bob, Mediator to carol. */
