@@ -5,6 +5,7 @@
 import type { AwaitedAction, ContractListItem, RoleRecipient } from '../../api/contract'
 import type { EraSummary } from '../../chain/provider'
 import { decodeTransaction } from '../../core/cardano/tx'
+import { formatRef } from '../../core/cardano/refs'
 import { isJsonObject, JsonSyntaxError, parseJson, type JsonObject } from '../../core/json/lossless'
 import { contractFacts } from '../../core/marlowe/analysis'
 import { MarloweJsonError, parseContract, parseInputs } from '../../core/marlowe/json'
@@ -152,7 +153,7 @@ function partiesOf(view: ContractView, wallet: WalletParties): string[] {
  */
 function isDraftOf(create: TxRow, wallet: WalletParties): boolean {
   if (create.discardedAt !== undefined) return false
-  return decodeTransaction(create.unsignedTx).body.inputs.some((i) => wallet.utxoRefs.has(`${i.txId}#${i.index}`))
+  return decodeTransaction(create.unsignedTx).body.inputs.some((i) => wallet.utxoRefs.has(formatRef(i)))
 }
 
 /** POSIX ms of a slot, when the chain's eras cover it. */

@@ -14,6 +14,7 @@ import type {
 import type { ChainProvider, Utxo } from '../../chain/provider'
 import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
 import { assetNameText } from '../../core/cardano/asset-name'
+import { formatRef } from '../../core/cardano/refs'
 import type { OwnWallet } from '../../core/cardano/review'
 import type { HeldBy } from '../../store/service-store'
 import type { WalletRequest } from '../build'
@@ -69,7 +70,7 @@ function heldFunds(
   held: readonly HeldBy[]
 ): { available: Funds; held: { unsigned: HeldFunds; submitted: HeldFunds } } {
   const pending = held.filter((b) => !b.superseded && b.status !== 'confirmed')
-  const byRef = new Map(utxos.map((u) => [`${u.ref.txId}#${u.ref.index}`, u]))
+  const byRef = new Map(utxos.map((u) => [formatRef(u.ref), u]))
   const of = (status: 'unsigned' | 'submitted'): HeldFunds => {
     const builds = pending.filter((b) => b.status === status)
     const outputs = builds.flatMap((b) => b.refs.flatMap((ref) => byRef.get(ref) ?? []))
@@ -77,7 +78,7 @@ function heldFunds(
   }
   const heldRefs = new Set(pending.flatMap((b) => b.refs))
   return {
-    available: fundsOf(utxos.filter((u) => !heldRefs.has(`${u.ref.txId}#${u.ref.index}`))),
+    available: fundsOf(utxos.filter((u) => !heldRefs.has(formatRef(u.ref)))),
     held: { unsigned: of('unsigned'), submitted: of('submitted') }
   }
 }
@@ -152,7 +153,7 @@ export class Wallets {
     for (const u of utxos) lovelace += u.value.lovelace
     const list = utxos
       .map((u): WalletUtxo => ({
-        ref: `${u.ref.txId}#${u.ref.index}`,
+        ref: formatRef(u.ref),
         address: u.address,
         lovelace: u.value.lovelace,
         assets: assetBalances(utxoAssets([u])),
@@ -181,7 +182,7 @@ export class Wallets {
     return {
       addresses,
       roles: roleTokensIn(utxos),
-      utxoRefs: new Set(utxos.map((u) => `${u.ref.txId}#${u.ref.index}`))
+      utxoRefs: new Set(utxos.map((u) => formatRef(u.ref)))
     }
   }
 

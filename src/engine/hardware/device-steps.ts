@@ -5,10 +5,9 @@
  * collateral and its return, required signers and reference inputs; then the keys they sign with.
  */
 import type { DeviceStep, DeviceStepLine } from '../../api/contract'
-import type { DecodedOutput, PolicyAssets, TxIn } from '../../core/cardano/tx'
+import type { DecodedOutput, PolicyAssets } from '../../core/cardano/tx'
+import { formatRef } from '../../core/cardano/refs'
 import type { DeviceSigningPlan } from './device-signing'
-
-const outRef = (i: TxIn): string => `${i.txId}#${i.index}`
 
 function assetLines(assets: readonly PolicyAssets[]): DeviceStepLine[] {
   return assets.flatMap((p) =>
@@ -56,7 +55,10 @@ export function deviceSteps(plan: DeviceSigningPlan): DeviceStep[] {
     steps.push({ title: 'Script data hash', lines: [{ label: 'Hash', text: body.scriptDataHash }] })
   }
   if (body.collateral.length > 0) {
-    steps.push({ title: 'Collateral inputs', lines: body.collateral.map((c) => ({ label: 'Input', text: outRef(c) })) })
+    steps.push({
+      title: 'Collateral inputs',
+      lines: body.collateral.map((c) => ({ label: 'Input', text: formatRef(c) }))
+    })
   }
   if (body.requiredSigners.length > 0) {
     steps.push({ title: 'Required signers', lines: body.requiredSigners.map((h) => ({ label: 'Key hash', text: h })) })
@@ -69,7 +71,7 @@ export function deviceSteps(plan: DeviceSigningPlan): DeviceStep[] {
   if (body.referenceInputs.length > 0) {
     steps.push({
       title: 'Reference inputs',
-      lines: body.referenceInputs.map((r) => ({ label: 'Input', text: outRef(r) }))
+      lines: body.referenceInputs.map((r) => ({ label: 'Input', text: formatRef(r) }))
     })
   }
   steps.push({

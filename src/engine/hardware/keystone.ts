@@ -13,7 +13,8 @@ import type { UR } from '@ngraveio/bc-ur'
 import { bytesToHex } from '../../core/bytes'
 import { AddressError, parseShelleyAddress } from '../../core/cardano/address'
 import type { ResolvedOutput } from '../../core/cardano/review'
-import { decodeTransaction, type TxIn } from '../../core/cardano/tx'
+import { formatRef } from '../../core/cardano/refs'
+import { decodeTransaction } from '../../core/cardano/tx'
 import { vkeyWitnessesOfWitnessSet, WitnessError, type VkeyWitness } from '../../core/cardano/witnesses'
 import { EngineError } from '../errors'
 import { DEFAULT_GAP, childPublicKey, formatKeyPath, type KeyPath, ownedKeyHashes } from '../keys'
@@ -63,8 +64,6 @@ function derived(path: KeyPath | undefined): Extract<KeyPath, { kind: 'derived' 
   return path?.kind === 'derived' ? path : undefined
 }
 
-const refKey = (ref: TxIn): string => `${ref.txId}#${ref.index}`
-
 /** A request id as the UUID text it was made from. */
 function uuidOf(bytes: Uint8Array): string {
   const hex = bytesToHex(bytes)
@@ -101,8 +100,8 @@ export async function keystoneSignRequest(input: KeystoneRequestInput): Promise<
     signers.set(keyHash, made)
     return made
   }
-  const byRef = new Map(input.resolved.map((o) => [refKey(o.ref), o]))
-  const spent = new Set([...body.inputs, ...body.collateral].map(refKey))
+  const byRef = new Map(input.resolved.map((o) => [formatRef(o.ref), o]))
+  const spent = new Set([...body.inputs, ...body.collateral].map(formatRef))
   const utxos = [...spent].flatMap((ref) => {
     const o = byRef.get(ref)
     const keyHash = o === undefined ? undefined : paymentKeyHash(o.address)
