@@ -2,11 +2,14 @@
  * The one contract between the renderer and the engine: every call the UI may make, with its request and
  * response. Main implements it over IPC (src/main), `marlowe-desk serve --ui` over HTTP (src/server); the
  * renderer calls it through `DeskClient` and cannot tell which. Values are plain data: bigints for amounts
- * and times, hex strings for bytes, Runtime's resource JSON for contracts and transactions. Nothing here
- * ever carries a private key; the only secret a response holds is a new wallet's recovery phrase, once.
+ * and times, hex strings for bytes, the core's Marlowe model (src/core/marlowe/types.ts) for contracts, states
+ * and inputs. Runtime's resource JSON is the REST API's (src/server), never the desk's. Nothing here ever
+ * carries a private key; the only secret a response holds is a new wallet's recovery phrase, once.
  */
 import type { TxReview } from '../core/cardano/review'
 import type { JsonObject } from '../core/json/lossless'
+import type { NextSteps } from '../core/marlowe/next'
+import type { Contract, Input, State } from '../core/marlowe/types'
 
 export type NetworkName = 'mainnet' | 'preprod' | 'preview' | 'sandbox'
 
@@ -68,7 +71,7 @@ export interface WalletUtxo {
   readonly hasDatum: boolean
 }
 
-/** Funds of some of the wallet's outputs. */
+/** Ada and tokens: of some of the wallet's outputs, a contract's output or a payout. */
 export interface Funds {
   readonly lovelace: bigint
   readonly assets: readonly AssetBalance[]
@@ -126,9 +129,84 @@ export type AwaitedAction =
     }
   | { readonly kind: 'choice'; readonly party: string; readonly choiceName: string; readonly before?: bigint }
 
+/** The block a transaction is in. */
+export interface ChainBlock {
+  readonly slot: bigint
+  readonly blockNo: bigint
+  /** Hex. */
+  readonly blockHash: string
+}
+
+/** What a list shows of a contract: nothing that needs its datum. */
+export interface ContractHeaderInfo {
+  /** "txid#index": the creating transaction's output. */
+  readonly contractId: string
+  /** The role tokens' minting policy id; empty for a contract without roles. */
+  readonly rolesCurrency: string
+  /** The creation's tags, each a key (its value often null). */
+  readonly tags: JsonObject
+  /** The creation's transaction metadata, `{ "<label>": metadatum }`. */
+  readonly metadata: JsonObject
+  /** The creating transaction's status. */
+  readonly status: TxStatusName
+  /** The creation's block, once confirmed. */
+  readonly block?: ChainBlock
+}
+
+/** A payment to a role, held by the payout validator until the role token's holder withdraws it. */
+export interface PayoutInfo {
+  /** "txid#index" of the payout output. */
+  readonly payoutId: string
+  readonly contractId: string
+  /** The apply transaction that paid it. */
+  readonly transactionId: string
+  readonly rolesCurrency: string
+  /** The role's name (the role token's name as text). */
+  readonly role: string
+  readonly assets: Funds
+  readonly status: 'available' | 'withdrawn'
+  readonly withdrawalId?: string
+}
+
+/** A contract with its datum read: the contract and state it started with and holds now. */
+export interface ContractInfo extends ContractHeaderInfo {
+  readonly initialContract: Contract
+  readonly initialState: State
+  /** Absent once the contract has closed. */
+  readonly current?: {
+    readonly contract: Contract
+    readonly state: State
+    /** The Marlowe output, "txid#index", once on chain. */
+    readonly utxo?: string
+  }
+  /** What the Marlowe output holds (nothing once closed). */
+  readonly assets: Funds
+  readonly unclaimedPayouts: readonly PayoutInfo[]
+}
+
+/** An input application: what it spent, the inputs it applied, and what it left. */
+export interface ContractTx {
+  readonly transactionId: string
+  readonly status: TxStatusName
+  readonly block?: ChainBlock
+  readonly tags: JsonObject
+  readonly metadata: JsonObject
+  /** The Marlowe output it spends, "txid#index". */
+  readonly inputUtxo: string
+  /** Empty: a deadline passed and the contract moved on. */
+  readonly inputs: readonly Input[]
+  /** Its validity interval, POSIX ms. */
+  readonly invalidBefore?: bigint
+  readonly invalidHereafter?: bigint
+  /** The Marlowe output it leaves, with the contract and state there; absent when it closes the contract. */
+  readonly output?: { readonly utxo: string; readonly contract: Contract; readonly state: State }
+  readonly payouts: readonly PayoutInfo[]
+  /** The transaction that spent its Marlowe output, once one has. */
+  readonly consumingTx?: string
+}
+
 export interface ContractListItem {
-  /** Runtime's ContractHeader JSON (contractId, roleTokenMintingPolicyId, tags, metadata, status, block). */
-  readonly header: JsonObject
+  readonly header: ContractHeaderInfo
   readonly closed: boolean
   /** The next deadline of the current contract, POSIX ms. */
   readonly nextTimeout?: bigint
@@ -141,10 +219,9 @@ export interface ContractListItem {
 }
 
 export interface ContractDetail {
-  /** Runtime's ContractState JSON (initial/current contract and state, assets, unclaimed payouts…). */
-  readonly state: JsonObject
-  /** Runtime's Tx JSON of each input application, oldest first (unsigned and submitted ones included). */
-  readonly transactions: readonly JsonObject[]
+  readonly contract: ContractInfo
+  /** Each input application, oldest first (unsigned and submitted ones included). */
+  readonly transactions: readonly ContractTx[]
   readonly nextTimeout?: bigint
   /**
    * Asked for a wallet: the parties it is in the contract, `role:<name>` for each role token of the contract it
@@ -424,13 +501,13 @@ export interface DeskApi {
   }
   /** The contract, and the wallet's parties in it when given. */
   'contracts.get': { request: { contractId: string; walletId?: string }; response: ContractDetail }
-  /** What the contract accepts now (Runtime's Next JSON), for the wallet's parties when given. */
-  'contracts.next': { request: { contractId: string; walletId?: string }; response: JsonObject }
+  /** What the contract accepts now, for the wallet's parties when given. */
+  'contracts.next': { request: { contractId: string; walletId?: string }; response: NextSteps }
   'contracts.create': { request: CreateContractRequest; response: PreparedTx }
   'contracts.apply': { request: ApplyInputsRequest; response: PreparedTx }
 
-  /** Available payouts the wallet holds the role tokens for (Runtime's PayoutState JSON). */
-  'payouts.list': { request: { walletId: string }; response: readonly JsonObject[] }
+  /** Available payouts the wallet holds the role tokens for. */
+  'payouts.list': { request: { walletId: string }; response: readonly PayoutInfo[] }
   'payouts.withdraw': { request: WithdrawRequest; response: PreparedTx }
   /** Builds the burn of every role token the wallet holds of closed contracts (none of an open one's policy). */
   'roles.burnClosed': { request: { walletId: string }; response: PreparedTx }

@@ -5,10 +5,9 @@
  */
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
-import type { WalletSummary } from '../../src/api/contract'
-import { encodeContract, encodeInput, encodeState } from '../../src/core/marlowe/json/encode'
+import type { ContractTx, WalletSummary } from '../../src/api/contract'
 import { onDeposit, when } from '../../src/core/marlowe/examples/dsl'
-import { ADA, CLOSE, type Contract, type Party, type State } from '../../src/core/marlowe/types'
+import { ADA, CLOSE, type Contract, type Input, type Party, type State } from '../../src/core/marlowe/types'
 import {
   accountText,
   inputText,
@@ -20,7 +19,7 @@ import {
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ContractDetailView from '../../src/renderer/src/views/ContractDetailView.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
-import { CONTRACT_ID, WALLET, contractDetail, nextJson, status } from './support/runtime-json'
+import { CONTRACT_ID, WALLET, contractDetail, nextSteps, status } from './support/runtime-json'
 
 const NOW = 1_900_000_000_000n
 const DEADLINE = NOW + 3_600_000n
@@ -80,45 +79,31 @@ describe('the contract screen names the user’s wallets', () => {
 
   test('accounts, tree, history and the deposit form', async () => {
     const detail = contractDetail(CONTRACT, STATE, DEADLINE)
-    const deposit = encodeInput({
+    const deposit: Input = {
       content: { type: 'IDeposit', account: sam, party: sam, token: ADA, amount: 2_000_000n }
-    })
+    }
     const history = {
       ...detail,
       transactions: [
         {
-          contractId: CONTRACT_ID,
           transactionId: 'ab'.repeat(32),
           tags: {},
           metadata: {},
           status: 'confirmed',
-          block: { slotNo: 1300n, blockNo: 60n, blockHeaderHash: 'cd'.repeat(32) },
+          block: { slot: 1300n, blockNo: 60n, blockHash: 'cd'.repeat(32) },
           inputUtxo: CONTRACT_ID,
-          inputContract: encodeContract(CONTRACT),
-          inputState: encodeState(STATE),
           inputs: [deposit],
-          outputUtxo: null,
-          outputContract: null,
-          outputState: null,
-          assets: { lovelace: 0n, tokens: {} },
           payouts: [],
-          consumingTx: null,
-          invalidBefore: '2030-01-01T00:00:00Z',
-          invalidHereafter: '2030-01-01T01:00:00Z',
-          reconstructedSemanticInput: {
-            tx_interval: { from: 1_893_456_000_000n, to: 1_893_459_599_999n },
-            tx_inputs: [deposit]
-          },
-          reconstructedSemanticOutput: null,
-          txBody: null
-        }
+          invalidBefore: 1_893_456_000_000n,
+          invalidHereafter: 1_893_459_599_999n
+        } satisfies ContractTx
       ]
     }
     const desk = new FakeDesk({
       'app.status': () => status(NOW),
       'wallets.list': () => [BOB, SAM],
       'contracts.get': () => history,
-      'contracts.next': () => nextJson(CONTRACT, STATE, NOW, [bob]),
+      'contracts.next': () => nextSteps(CONTRACT, STATE, NOW, [bob]),
       'payouts.list': () => []
     })
     const { wrapper, pinia } = await mountWithDesk(ContractDetailView, desk, {

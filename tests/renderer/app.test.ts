@@ -208,7 +208,7 @@ describe('keyboard focus', () => {
         await new Promise<void>((resolve) => (contractArrives = resolve))
         return contractDetail(CLOSE, emptyState(NOW))
       },
-      'contracts.next': () => ({ applicable_inputs: { deposits: [], choices: [] }, can_reduce: false }),
+      'contracts.next': () => ({ type: 'Next', canReduce: false, applicableInputs: { deposits: [], choices: [] } }),
       'payouts.list': () => []
     })
     const { wrapper, router } = await mountWithDesk(App, desk, { path: '/contracts/new', attachTo: document.body })

@@ -5,14 +5,14 @@
  */
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
-import { DeskError } from '../../src/api/contract'
+import { DeskError, type PayoutInfo } from '../../src/api/contract'
 import { onChoiceBetween, onDeposit, when } from '../../src/core/marlowe/examples/dsl'
 import { CLOSE, emptyState, type Contract, type Party, type Token } from '../../src/core/marlowe/types'
 import { formatTime } from '../../src/renderer/src/format/time'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ContractDetailView from '../../src/renderer/src/views/ContractDetailView.vue'
 import { FakeDesk, mountWithDesk, type FakeHandlers } from './support/desk'
-import { CONTRACT_ID, ROLES, WALLET, contractDetail, nextJson, status } from './support/runtime-json'
+import { CONTRACT_ID, ROLES, WALLET, contractDetail, nextSteps, status } from './support/runtime-json'
 
 const NOW = 1_900_000_000_000n
 const DEADLINE = NOW + 3_600_000n
@@ -48,7 +48,7 @@ async function detail(chainTime: bigint, handlers: FakeHandlers = {}) {
     'app.status': () => status(chainTime),
     'wallets.list': () => [WALLET],
     'contracts.get': () => contractDetail(CONTRACT, STATE, DEADLINE),
-    'contracts.next': () => nextJson(CONTRACT, STATE, chainTime, [lender, borrower]),
+    'contracts.next': () => nextSteps(CONTRACT, STATE, chainTime, [lender, borrower]),
     'payouts.list': () => [],
     'contracts.apply': tooPoor,
     ...handlers
@@ -159,7 +159,7 @@ describe('contract detail', () => {
 
   test('once the deadline has passed, the timeout is applied with no inputs', async () => {
     const { wrapper, desk } = await detail(DEADLINE + 5_000n, {
-      'contracts.next': () => nextJson(CONTRACT, STATE, DEADLINE + 5_000n, [lender, borrower])
+      'contracts.next': () => nextSteps(CONTRACT, STATE, DEADLINE + 5_000n, [lender, borrower])
     })
     expect(wrapper.find('[data-testid=sandbox-advance]').exists()).toBe(false)
     await wrapper.get('[data-testid=apply-timeout]').trigger('click')
@@ -172,7 +172,7 @@ describe('contract detail', () => {
       'contracts.get': () => ({ ...contractDetail(CONTRACT, STATE, DEADLINE), parties: ['role:Lender'] }),
       // Asked for no wallet, every party's steps; for the wallet, its own.
       'contracts.next': ({ walletId }) =>
-        nextJson(CONTRACT, STATE, NOW, walletId === undefined ? [lender, borrower] : [lender])
+        nextSteps(CONTRACT, STATE, NOW, walletId === undefined ? [lender, borrower] : [lender])
     })
     expect(desk.requests('contracts.get').at(-1)).toEqual({ contractId: CONTRACT_ID, walletId: WALLET.id })
     expect(wrapper.get('[data-testid=contract-holding]').text()).toBe('You hold: Lender.')
@@ -189,7 +189,7 @@ describe('contract detail', () => {
     const after = DEADLINE + 5_000n
     const { wrapper } = await detail(after, {
       'contracts.get': () => ({ ...contractDetail(CONTRACT, STATE, DEADLINE), parties: [WALLET.address] }),
-      'contracts.next': () => nextJson(CONTRACT, STATE, after, [lender, borrower])
+      'contracts.next': () => nextSteps(CONTRACT, STATE, after, [lender, borrower])
     })
     expect(wrapper.get('[data-testid=contract-holding]').text()).toBe('You take part by your address (no role token).')
     expect(wrapper.findAll('[data-testid=contract-turn]').map((p) => p.text())).toEqual([
@@ -200,21 +200,22 @@ describe('contract detail', () => {
   })
 
   test('the wallet’s payouts of this contract can be withdrawn', async () => {
-    const payout = (payoutId: string, contractId: string) => ({
+    const gold = { policyId: TOKEN.currencySymbol, assetName: '476f6c64', displayName: 'Gold', quantity: HUGE }
+    const payout = (payoutId: string, contractId: string, assets: PayoutInfo['assets']['assets']): PayoutInfo => ({
       payoutId,
       contractId,
-      withdrawalId: null,
-      role: { policyId: ROLES, assetName: 'Lender' },
+      transactionId: 'd0'.repeat(32),
+      rolesCurrency: ROLES,
+      role: 'Lender',
       status: 'available',
-      payoutValidatorAddress: WALLET.address,
-      assets: { lovelace: 7_500_000n, tokens: { [TOKEN.currencySymbol]: { Gold: HUGE } } }
+      assets: { lovelace: 7_500_000n, assets }
     })
-    const unclaimed = { payoutId: `${'d1'.repeat(32)}#1`, role: 'Lender', assets: { lovelace: 7_500_000n, tokens: {} } }
+    const unclaimed = payout(`${'d1'.repeat(32)}#1`, CONTRACT_ID, [])
     const { wrapper, desk } = await detail(NOW, {
       'contracts.get': () => contractDetail(CONTRACT, STATE, DEADLINE, [unclaimed]),
       'payouts.list': () => [
-        payout(`${'d1'.repeat(32)}#1`, CONTRACT_ID),
-        payout(`${'d2'.repeat(32)}#1`, `${'e0'.repeat(32)}#0`)
+        payout(`${'d1'.repeat(32)}#1`, CONTRACT_ID, [gold]),
+        payout(`${'d2'.repeat(32)}#1`, `${'e0'.repeat(32)}#0`, [gold])
       ],
       'payouts.withdraw': tooPoor
     })

@@ -21,12 +21,11 @@ const item = (
 ): ContractListItem => ({
   header: {
     contractId: `${n.repeat(64)}#1`,
-    roleTokenMintingPolicyId: '',
-    version: 'v1',
+    rolesCurrency: '',
     tags: Object.fromEntries(tags.map((t) => [t, null])),
     metadata: {},
     status: 'confirmed',
-    block: { slotNo: 10n, blockNo: 2n, blockHeaderHash: 'ab'.repeat(32) }
+    block: { slot: 10n, blockNo: 2n, blockHash: 'ab'.repeat(32) }
   },
   closed,
   ...(nextTimeout === undefined ? {} : { nextTimeout }),
@@ -134,9 +133,10 @@ describe("a wallet's contracts", () => {
   test('columns for the wallet’s role, the action needed and the dates; its drafts; a passed deadline', async () => {
     const NOW = 1_900_000_000_000n
     const CREATED = NOW - 86_400_000n
+    const { block: _onChain, ...header } = item('d', ['escrow'], false).header
     const draft: ContractListItem = {
       ...item('d', ['escrow'], false, DEADLINE, []),
-      header: { ...item('d', ['escrow'], false).header, status: 'unsigned', block: null },
+      header: { ...header, status: 'unsigned' },
       parties: [WALLET.address],
       createdAt: NOW - 60_000n
     }

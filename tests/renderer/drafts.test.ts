@@ -33,12 +33,10 @@ beforeAll(async () => {
 const draft = (): ContractListItem => ({
   header: {
     contractId: real.contractId,
-    roleTokenMintingPolicyId: real.rolesCurrency,
-    version: 'v1',
+    rolesCurrency: real.rolesCurrency,
     tags: {},
     metadata: {},
-    status: 'unsigned',
-    block: null
+    status: 'unsigned'
   },
   closed: false,
   awaiting: [],

@@ -1,6 +1,7 @@
 /**
  * `contracts.*` and `payouts.*`: the service's operations with the wallet standing in for Runtime's wallet
- * headers, answered in Runtime's resource JSON, and every build returned with its review.
+ * headers, answered in the API contract's domain shape (./contract-views.ts), and every build returned with its
+ * review.
  */
 import type { AwaitedAction, ContractListItem, RoleRecipient } from '../../api/contract'
 import type { EraSummary } from '../../chain/provider'
@@ -14,17 +15,8 @@ import type { Contract, Input, Party } from '../../core/marlowe/types'
 import type { TxRow } from '../../store/service-store'
 import { parseRef, type RolesConfig, transactionMetadataFromJson, SlotClock } from '../build'
 import { EngineError } from '../errors'
-import {
-  contractHeaderJson,
-  contractStateJson,
-  nextJson,
-  payoutStateJson,
-  txJson,
-  type ContractView,
-  type MarloweService,
-  contractQuery,
-  readableRows
-} from '../service'
+import { type ContractView, type MarloweService, contractQuery, readableRows } from '../service'
+import { contractHeaderInfo, contractInfo, contractTx, payoutInfo } from './contract-views'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
@@ -128,7 +120,7 @@ function nextInterval(view: ContractView, from: bigint): { from: bigint; to: big
 const listItem = (view: ContractView, createdAt: bigint | undefined): ContractListItem =>
   withTimeout(
     {
-      header: contractHeaderJson(view),
+      header: contractHeaderInfo(view),
       closed: view.current === undefined,
       ...(createdAt === undefined ? {} : { createdAt })
     },
@@ -403,11 +395,11 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       const wallet = walletId === undefined ? undefined : await wallets.parties(walletId)
       const applied = (await store.txsOfContract(view.contractId)).filter((t) => t.kind === 'apply').sort(chainOrder)
       const transactions = await readableRows(applied, async (t) =>
-        txJson(await service.getTransaction(view.contractId, t.txId))
+        contractTx(await service.getTransaction(view.contractId, t.txId))
       )
       return withTimeout(
         {
-          state: contractStateJson(view),
+          contract: contractInfo(view),
           transactions,
           ...(wallet === undefined ? {} : { parties: partiesOf(view, wallet) })
         },
@@ -429,11 +421,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
           ...roles.map((role): Party => ({ type: 'Role', role }))
         ]
       }
-      const steps = await service.next(view.contractId, {
-        interval,
-        ...(parties === undefined ? {} : { parties })
-      })
-      return nextJson(steps)
+      return service.next(view.contractId, { interval, ...(parties === undefined ? {} : { parties }) })
     },
 
     'contracts.create': async ({ walletId, contractJson, roles, tags, metadataJson, minUTxODeposit }) => {
@@ -481,7 +469,7 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       // An empty filter means "every payout" to the service; a wallet without tokens has none.
       if (roleTokens.length === 0) return []
       const payouts = await service.listPayouts({ roleTokens, status: 'available' })
-      return payouts.map((p): JsonObject => payoutStateJson(p))
+      return payouts.map(payoutInfo)
     },
 
     'payouts.withdraw': async ({ walletId, payoutIds }) => {

@@ -1,8 +1,8 @@
 /**
  * Run-time checks of every answer: what the desk sends back must be what `src/api/contract.ts` declares, no more
  * (unknown keys are refused, so nothing the engine holds — a key, a password — can ride along in an answer by
- * mistake) and no less — to the leaves, the review (./review-schema.ts) and Runtime's resource JSON
- * (./runtime-schemas.ts) included.
+ * mistake) and no less — to the leaves, the review (./review-schema.ts) and the contracts, transactions and payouts
+ * (./contract-schemas.ts) included.
  */
 import { z } from 'zod'
 import {
@@ -16,11 +16,11 @@ import {
 import { txReviewSchema as txReview } from './review-schema'
 import {
   contractHeaderSchema,
-  contractStateSchema,
+  contractSchema,
+  contractTxSchema,
   nextStepsSchema,
-  payoutStateSchema,
-  transactionSchema
-} from './runtime-schemas'
+  payoutSchema
+} from './contract-schemas'
 import { count, hex, hexOf, jsonObject, outRef, policyId, quantity, sentence, txId, txStatus } from './schema-parts'
 import { networkSchema, settingsSchema } from './settings-file'
 
@@ -186,8 +186,8 @@ export const RESPONSE_SCHEMAS: Schemas = {
     })
   ),
   'contracts.get': z.strictObject({
-    state: contractStateSchema,
-    transactions: z.array(transactionSchema),
+    contract: contractSchema,
+    transactions: z.array(contractTxSchema),
     nextTimeout: z.bigint().exactOptional(),
     parties: z.array(z.string().min(1)).exactOptional()
   }),
@@ -195,7 +195,7 @@ export const RESPONSE_SCHEMAS: Schemas = {
   'contracts.create': preparedTx,
   'contracts.apply': preparedTx,
 
-  'payouts.list': z.array(payoutStateSchema),
+  'payouts.list': z.array(payoutSchema),
   'payouts.withdraw': preparedTx,
   'roles.burnClosed': preparedTx,
 

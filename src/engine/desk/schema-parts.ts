@@ -1,4 +1,7 @@
-/** The small pieces the desk's answer schemas are made of: ids, hex, JSON values, Marlowe JSON read back. */
+/**
+ * The small pieces the desk's answer schemas are made of: ids, hex, JSON values, Marlowe JSON read back, and the
+ * core's Marlowe model checked against its decoder.
+ */
 import { z } from 'zod'
 import { JsonDecimal, type JsonObject, type JsonValue } from '../../core/json/lossless'
 import {
@@ -9,8 +12,12 @@ import {
   decodeParty,
   decodePayee,
   decodeState,
-  decodeToken
+  decodeToken,
+  encodeContract,
+  encodeInput,
+  encodeState
 } from '../../core/marlowe/json'
+import type { Contract, Input, State } from '../../core/marlowe/types'
 
 export const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'not lowercase hex')
 export const hexOf = (bytes: number, what: string) =>
@@ -65,8 +72,8 @@ export const marloweState = marlowe<JsonObject>('state', decodeState)
 export const marloweInput = marlowe<JsonValue>('input', decodeInput)
 export const marloweData = marlowe<JsonObject>('datum', decodeMarloweData)
 
-export const marloweParty = marlowe<JsonObject>('party', decodeParty)
-export const marloweToken = marlowe<JsonObject>('token', decodeToken)
+const marloweParty = marlowe<JsonObject>('party', decodeParty)
+const marloweToken = marlowe<JsonObject>('token', decodeToken)
 
 /** A payment as the semantics report it (`encodePayment`). */
 export const marlowePayment = z.strictObject({
@@ -75,3 +82,34 @@ export const marlowePayment = z.strictObject({
   to: marlowe<JsonObject>('payee', decodePayee),
   token: marloweToken
 })
+
+/** Plain data equal to its leaves: the same keys and items, and equal strings, numbers, bigints and booleans. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameData(x, b[i]))
+  if (isObject(a)) {
+    if (!isObject(b) || Array.isArray(b)) return false
+    const keys = Object.keys(a)
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameData(a[k], b[k]))
+  }
+  return a === b
+}
+
+/**
+ * A value of the core's Marlowe model (src/core/marlowe/types.ts) that is exactly what the core's decoder reads
+ * back from its own encoding: no key missing or extra, no number where a bigint belongs, to the leaves.
+ */
+function model<T>(what: string, encode: (v: T) => JsonValue, decode: (v: JsonValue, path: string) => T) {
+  return z.custom<T>((v) => {
+    try {
+      return sameData(v, decode(encode(v as T), '$'))
+    } catch (e) {
+      // Encoding something that is not the model fails on a missing part (TypeError) or yields what the decoder refuses.
+      if (e instanceof MarloweJsonError || e instanceof TypeError) return false
+      throw e
+    }
+  }, `not a Marlowe ${what}`)
+}
+
+export const contractModel = model<Contract>('contract', encodeContract, decodeContract)
+export const stateModel = model<State>('state', encodeState, decodeState)
+export const inputModel = model<Input>('input', encodeInput, decodeInput)

@@ -15,6 +15,7 @@ import type { ChainProvider, Utxo } from '../../chain/provider'
 import { hexToBytes, utf8DecodeStrict } from '../../core/bytes'
 import { assetNameText } from '../../core/cardano/asset-name'
 import { formatRef } from '../../core/cardano/refs'
+import type { Value } from '../../core/cardano/value'
 import type { OwnWallet } from '../../core/cardano/review'
 import type { HeldBy } from '../../store/service-store'
 import type { WalletRequest } from '../build'
@@ -32,25 +33,22 @@ const KIND: Readonly<Record<WalletInfo['kind'], WalletKind>> = {
   hardware: 'hardware'
 }
 
-/** The tokens of some outputs, summed per (policy, name). */
-function utxoAssets(utxos: readonly Utxo[]): Map<string, { policyId: string; assetName: string; quantity: bigint }> {
-  const totals = new Map<string, { policyId: string; assetName: string; quantity: bigint }>()
-  for (const u of utxos) {
-    for (const [policyId, names] of Object.entries(u.value.assets)) {
-      for (const [assetName, quantity] of Object.entries(names)) {
-        const key = `${policyId}.${assetName}`
-        const entry = totals.get(key) ?? { policyId, assetName, quantity: 0n }
-        totals.set(key, { ...entry, quantity: entry.quantity + quantity })
-      }
+type AssetTotals = Map<string, { policyId: string; assetName: string; quantity: bigint }>
+
+/** Adds a value's tokens to the totals per (policy, name). */
+function addAssets(totals: AssetTotals, value: Value): AssetTotals {
+  for (const [policyId, names] of Object.entries(value.assets)) {
+    for (const [assetName, quantity] of Object.entries(names)) {
+      const key = `${policyId}.${assetName}`
+      const entry = totals.get(key) ?? { policyId, assetName, quantity: 0n }
+      totals.set(key, { ...entry, quantity: entry.quantity + quantity })
     }
   }
   return totals
 }
 
 /** Non-zero totals, ordered by policy then name, with display names. */
-function assetBalances(
-  totals: ReadonlyMap<string, { policyId: string; assetName: string; quantity: bigint }>
-): AssetBalance[] {
+function assetBalances(totals: AssetTotals): AssetBalance[] {
   return [...totals.values()]
     .filter((a) => a.quantity !== 0n)
     .sort((a, b) => a.policyId.localeCompare(b.policyId) || a.assetName.localeCompare(b.assetName))
@@ -58,8 +56,17 @@ function assetBalances(
 }
 
 function fundsOf(utxos: readonly Utxo[]): Funds {
-  return { lovelace: utxos.reduce((sum, u) => sum + u.value.lovelace, 0n), assets: assetBalances(utxoAssets(utxos)) }
+  return {
+    lovelace: utxos.reduce((sum, u) => sum + u.value.lovelace, 0n),
+    assets: assetBalances(utxos.reduce((totals, u) => addAssets(totals, u.value), new Map() as AssetTotals))
+  }
 }
+
+/** A value as funds: ada, and its tokens with display names. */
+export const valueFunds = (value: Value): Funds => ({
+  lovelace: value.lovelace,
+  assets: assetBalances(addAssets(new Map(), value))
+})
 
 /**
  * What pending transactions hold of the wallet's outputs, and what is left for a new build. Superseded builds
@@ -149,18 +156,16 @@ export class Wallets {
 
   async balance(walletId: string): Promise<WalletBalance> {
     const [summary, utxos] = await Promise.all([this.summary(walletId), this.utxos(walletId)])
-    let lovelace = 0n
-    for (const u of utxos) lovelace += u.value.lovelace
     const list = utxos
       .map((u): WalletUtxo => ({
         ref: formatRef(u.ref),
         address: u.address,
         lovelace: u.value.lovelace,
-        assets: assetBalances(utxoAssets([u])),
+        assets: valueFunds(u.value).assets,
         hasDatum: u.datumHash !== undefined || u.datum !== undefined
       }))
       .sort((a, b) => compareRefs(a.ref, b.ref))
-    const assets = assetBalances(utxoAssets(utxos))
+    const { lovelace, assets } = fundsOf(utxos)
     const pending = heldFunds(utxos, await this.heldBy(list.map((u) => u.ref)))
     return { walletId, address: summary.address, lovelace, assets, utxoCount: utxos.length, utxos: list, ...pending }
   }

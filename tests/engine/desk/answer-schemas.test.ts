@@ -1,8 +1,8 @@
 /**
  * The desk's answers are checked to their leaves (issue 17): a real role contract's review, state, transactions,
  * next steps, list item and payout pass the response schemas as the engine makes them, and one thing wrong deep
- * inside — a key the contract does not declare, a value of the wrong kind, Marlowe JSON the core cannot read back —
- * is refused. The escrow is built, signed and applied to on the sandbox through the wire dispatcher, which checks
+ * inside — a key the contract does not declare, a value of the wrong kind, a Marlowe contract, state or input that is
+ * not exactly what the core decodes — is refused. The escrow is built, signed and applied to on the sandbox through the wire dispatcher, which checks
  * every answer with the same schemas.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -102,20 +102,35 @@ describe("the desk's answers, to their leaves", () => {
     expect(wrongStep(['result', 'contract'], { when: 'later' })).toBe(true)
   })
 
-  test("a contract's state and its transactions in Runtime's JSON", async () => {
+  test('a contract and its transactions: the Marlowe model, checked against the core decoder', async () => {
     const detail = await h.ok('contracts.get', { contractId: created.contractId!, walletId: alice.id })
     expect(takesWith('contracts.get', detail)).toBe(true)
+    // The deposit closed the escrow: no current contract, and the transaction leaves no Marlowe output.
+    expect(detail.contract.current).toBeUndefined()
     expect(detail.transactions).toHaveLength(1)
+    expect(detail.transactions[0]!.output).toBeUndefined()
+    expect(detail.transactions[0]!.inputs).toEqual([
+      { content: { type: 'IDeposit', account: buyer, party: buyer, token: ADA_TOKEN, amount: 5n * ADA } }
+    ])
+    expect(detail.contract.unclaimedPayouts.map((p) => [p.role, p.assets.lovelace])).toEqual([['Buyer', 5n * ADA]])
+    // Another contract in the model's form is taken: the check reads the model, it does not compare with this one.
+    expect(takesWith('contracts.get', detail, ['contract', 'initialContract'], CLOSE)).toBe(true)
     const wrong = (path: Path, to?: unknown): boolean => !takesWith('contracts.get', detail, path, to)
-    expect(wrong(['state', 'block', 'extra'], 1n)).toBe(true)
-    expect(wrong(['state', 'version'], 'v2')).toBe(true)
-    expect(wrong(['state', 'initialContract'], { when: [], timeout: 'soon', timeout_continuation: 'close' })).toBe(true)
-    expect(wrong(['state', 'initialState', 'choices'], 'none')).toBe(true)
-    expect(wrong(['state', 'assets', 'tokens'], { nothex: {} })).toBe(true)
-    expect(wrong(['state', 'utxo'])).toBe(true)
+    expect(wrong(['contract', 'block', 'extra'], 1n)).toBe(true)
+    expect(wrong(['contract', 'block', 'slot'], 5)).toBe(true)
+    expect(wrong(['contract', 'version'], 'v1')).toBe(true)
+    expect(wrong(['contract', 'initialContract', 'timeout'], 5)).toBe(true)
+    expect(wrong(['contract', 'initialContract', 'cases', 0, 'action', 'extra'], 1n)).toBe(true)
+    expect(wrong(['contract', 'initialContract', 'cases', 0, 'then'], { type: 'Close', when: [] })).toBe(true)
+    expect(wrong(['contract', 'initialContract'], { when: [], timeout: 1n, timeout_continuation: 'close' })).toBe(true)
+    expect(wrong(['contract', 'initialState', 'choices'], 'none')).toBe(true)
+    expect(wrong(['contract', 'initialState', 'minTime'], 1)).toBe(true)
+    expect(wrong(['contract', 'assets', 'lovelace'], 5)).toBe(true)
+    expect(wrong(['contract', 'unclaimedPayouts', 0, 'payoutId'], 'abc')).toBe(true)
     expect(wrong(['transactions', 0, 'inputs'], [{ deposits: 1n }])).toBe(true)
-    expect(wrong(['transactions', 0, 'invalidBefore'], 1n)).toBe(true)
-    expect(wrong(['transactions', 0, 'reconstructedSemanticOutput', 'payments', 0, 'amount'], '5')).toBe(true)
+    expect(wrong(['transactions', 0, 'inputs', 0, 'content', 'amount'], 5)).toBe(true)
+    expect(wrong(['transactions', 0, 'invalidBefore'], '2026-01-01T00:00:00Z')).toBe(true)
+    expect(wrong(['transactions', 0, 'inputUtxo'])).toBe(true)
   })
 
   test('the list item, next steps and payouts', async () => {
@@ -123,19 +138,24 @@ describe("the desk's answers, to their leaves", () => {
     expect(takesWith('contracts.list', list)).toBe(true)
     expect(takesWith('contracts.list', list, [0, 'header', 'contractId'], 'abc#0')).toBe(false)
     expect(takesWith('contracts.list', list, [0, 'header', 'status'], 'closed')).toBe(false)
+    expect(takesWith('contracts.list', list, [0, 'header', 'roleTokenMintingPolicyId'], 'ab'.repeat(28))).toBe(false)
 
     expect(takesWith('contracts.next', next)).toBe(true)
-    expect(at(next, ['applicable_inputs', 'deposits', 0, 'party'])).toEqual({ role_token: 'Buyer' })
-    expect(takesWith('contracts.next', next, ['applicable_inputs', 'deposits', 0, 'party'], { role: 'Buyer' })).toBe(
-      false
-    )
-    expect(takesWith('contracts.next', next, ['can_reduce'], 'yes')).toBe(false)
+    expect(at(next, ['applicableInputs', 'deposits', 0, 'party'])).toEqual(buyer)
+    expect(at(next, ['applicableInputs', 'deposits', 0, 'canDeposit'])).toBe(5n * ADA)
+    const deposit = ['applicableInputs', 'deposits', 0]
+    expect(takesWith('contracts.next', next, [...deposit, 'party'], { role_token: 'Buyer' })).toBe(false)
+    expect(takesWith('contracts.next', next, [...deposit, 'canDeposit'], 5)).toBe(false)
+    expect(takesWith('contracts.next', next, ['canReduce'], 'yes')).toBe(false)
 
     const payouts = await h.ok('payouts.list', { walletId: alice.id })
     expect(payouts).toHaveLength(1)
     expect(takesWith('payouts.list', payouts)).toBe(true)
-    expect(takesWith('payouts.list', payouts, [0, 'role', 'policyId'], 'zz')).toBe(false)
+    expect(payouts[0]).toMatchObject({ contractId: created.contractId, role: 'Buyer', status: 'available' })
+    expect(takesWith('payouts.list', payouts, [0, 'rolesCurrency'], 'zz')).toBe(false)
     expect(takesWith('payouts.list', payouts, [0, 'status'], 'spent')).toBe(false)
+    expect(takesWith('payouts.list', payouts, [0, 'assets', 'lovelace'], 5)).toBe(false)
+    expect(takesWith('payouts.list', payouts, [0, 'payoutValidatorAddress'], 'addr')).toBe(false)
     expect(h.logged).toEqual([])
   })
 })

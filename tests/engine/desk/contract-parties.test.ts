@@ -14,7 +14,7 @@ import { ADA, T0 } from '../build/support'
 import { deskHarness, PASSWORD, type DeskHarness } from './support'
 
 const DAY = 86_400_000n
-const ids = (items: readonly ContractListItem[]): unknown[] => items.map((c) => c.header['contractId'])
+const ids = (items: readonly ContractListItem[]): unknown[] => items.map((c) => c.header.contractId)
 
 let h: DeskHarness
 let alice: WalletSummary
@@ -70,19 +70,18 @@ describe("a wallet's contracts", () => {
     }
     await h.opened.follower.sync()
     const alices = await h.ok('contracts.list', { walletId: alice.id })
-    expect(new Map(alices.map((c) => [c.header['contractId'], c.parties]))).toEqual(
+    expect(new Map(alices.map((c) => [c.header.contractId, c.parties]))).toEqual(
       new Map([
         [escrowId, ['role:Buyer']],
         [aliceDepositsId, [alice.address]]
       ])
     )
     for (const c of alices) {
-      const block = c.header['block'] as { slotNo: bigint }
       // The sandbox's slots are a second long, from T0.
-      expect(c.createdAt).toBe(T0 + block.slotNo * 1000n)
+      expect(c.createdAt).toBe(T0 + c.header.block!.slot * 1000n)
     }
     const bobs = await h.ok('contracts.list', { walletId: bob.id })
-    expect(bobs.map((c) => [c.header['contractId'], c.parties])).toEqual([[escrowId, ['role:Seller']]])
+    expect(bobs.map((c) => [c.header.contractId, c.parties])).toEqual([[escrowId, ['role:Seller']]])
   })
 
   test("pages of a wallet's list: its drafts among its contracts on chain, from any of them", async () => {

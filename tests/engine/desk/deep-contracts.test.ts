@@ -73,7 +73,7 @@ describe('contracts.create', () => {
     expect(listed.map((c) => c.header.contractId)).toEqual([prepared.contractId])
     expect(await h.ok('contracts.list', { walletId: alice.id })).toHaveLength(1)
     const detail = await h.ok('contracts.get', { contractId: prepared.contractId ?? '' })
-    expect(detail.state.status).toBe('unsigned')
+    expect(detail.contract.status).toBe('unsigned')
   })
 
   test('metadata as deep as the answers can carry back; one level more is refused', async () => {

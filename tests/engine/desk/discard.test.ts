@@ -71,7 +71,7 @@ describe('resuming and discarding unsigned builds', () => {
     const txId = await build(3n)
     await h.ok('tx.review', { txId })
     const drafts = async (): Promise<string[]> =>
-      (await h.ok('contracts.list', { walletId: sam.id })).map((c) => String(c.header['contractId']).slice(0, 64))
+      (await h.ok('contracts.list', { walletId: sam.id })).map((c) => c.header.contractId.slice(0, 64))
     expect(await drafts()).toContain(txId)
     const holding = await h.ok('wallets.balance', { walletId: sam.id })
     expect(holding.held.unsigned.count).toBe(1)

@@ -139,7 +139,7 @@ describe.each<HardwareVendor>(['ledger', 'trezor'])('signing bundles offline on 
 
   test('withdraw the role’s payout', async () => {
     const [payout] = await online.ok('payouts.list', { walletId: here.id })
-    const built = await online.ok('payouts.withdraw', { walletId: here.id, payoutIds: [String(payout?.['payoutId'])] })
+    const built = await online.ok('payouts.withdraw', { walletId: here.id, payoutIds: [payout!.payoutId] })
     expect(built.kind).toBe('withdraw')
     await signAway(built)
     expect(await online.ok('payouts.list', { walletId: here.id })).toEqual([])

@@ -14,7 +14,6 @@ import { sandboxWallet } from '../../../src/chain/sandbox'
 import { bytesToHex } from '../../../src/core/bytes'
 import { parseBundle } from '../../../src/core/cardano/bundle'
 import { parseTextEnvelope } from '../../../src/core/cardano/envelope'
-import type { JsonObject } from '../../../src/core/json/lossless'
 import { ESCROW_CHOICES } from '../../../src/core/marlowe/examples'
 import { stringifyContract, stringifyInputs } from '../../../src/core/marlowe/json'
 import { ADA as ADA_TOKEN, type Input, type Party } from '../../../src/core/marlowe/types'
@@ -38,8 +37,6 @@ async function accountKeyOf(mnemonic: string): Promise<string> {
   const wallet = await other.restore({ name: 'elsewhere', password: PASSWORD, mnemonic })
   return (await other.exportAccountKey(wallet.id)).bech32
 }
-
-const obj = (v: unknown): JsonObject => v as JsonObject
 
 let h: DeskHarness
 let fresh: { wallet: WalletSummary; mnemonic: readonly string[] }
@@ -233,9 +230,9 @@ describe('an escrow from creation to withdrawal', () => {
       }
     ])
     // bob holds the Seller token: a party, with nothing to do before the deposit.
-    expect(
-      (await h.ok('contracts.list', { walletId: bob.id })).map((c) => [c.header['contractId'], c.awaiting])
-    ).toEqual([[contractId, []]])
+    expect((await h.ok('contracts.list', { walletId: bob.id })).map((c) => [c.header.contractId, c.awaiting])).toEqual([
+      [contractId, []]
+    ])
     // dave holds no role token and no address of his is in the contract.
     expect(await h.ok('contracts.list', { walletId: dave.id })).toEqual([])
     await h.fails('contracts.list', { walletId: 'no such wallet' }, 'InvalidRequest')
@@ -243,12 +240,14 @@ describe('an escrow from creation to withdrawal', () => {
   })
 
   test('next steps: what the wallet can do now, by its address and the role tokens it holds', async () => {
-    const forAlice = obj(await h.ok('contracts.next', { contractId, walletId: alice.id }))
-    const deposits = (a: JsonObject) => obj(a.applicable_inputs).deposits as JsonObject[]
-    expect(deposits(forAlice)).toHaveLength(1)
-    expect(deposits(forAlice)[0]).toMatchObject({ party: { role_token: 'Buyer' }, can_deposit: 100n * ADA })
-    expect(deposits(obj(await h.ok('contracts.next', { contractId, walletId: bob.id })))).toEqual([])
-    expect(deposits(obj(await h.ok('contracts.next', { contractId })))).toHaveLength(1)
+    const deposits = async (walletId?: string) =>
+      (await h.ok('contracts.next', walletId === undefined ? { contractId } : { contractId, walletId }))
+        .applicableInputs.deposits
+    const forAlice = await deposits(alice.id)
+    expect(forAlice).toHaveLength(1)
+    expect(forAlice[0]).toMatchObject({ party: { type: 'Role', role: 'Buyer' }, canDeposit: 100n * ADA })
+    expect(await deposits(bob.id)).toEqual([])
+    expect(await deposits()).toHaveLength(1)
   })
 
   async function applyAndSubmit(wallet: WalletSummary, inputsJson: string): Promise<PreparedTx> {
@@ -287,7 +286,8 @@ describe('an escrow from creation to withdrawal', () => {
     expect(step?.type === 'success' && step.closes).toBe(true)
 
     const detail = await h.ok('contracts.get', { contractId })
-    expect(detail.state).toMatchObject({ contractId, status: 'confirmed', currentContract: null })
+    expect(detail.contract).toMatchObject({ contractId, status: 'confirmed' })
+    expect(detail.contract.current).toBeUndefined()
     expect(detail.transactions.map((t) => t.transactionId)).toEqual([
       paid.txId,
       expect.any(String),
@@ -303,7 +303,7 @@ describe('an escrow from creation to withdrawal', () => {
     expect(payouts).toEqual([
       expect.objectContaining({
         contractId,
-        role: expect.objectContaining({ assetName: 'Seller' }),
+        role: 'Seller',
         status: 'available'
       })
     ])
@@ -313,7 +313,7 @@ describe('an escrow from creation to withdrawal', () => {
 
   test('withdraw offline: export, import the bundle, sign into a witness, submit the witness', async () => {
     const [payout] = await h.ok('payouts.list', { walletId: bob.id })
-    const withdrawal = await h.ok('payouts.withdraw', { walletId: bob.id, payoutIds: [String(payout?.payoutId)] })
+    const withdrawal = await h.ok('payouts.withdraw', { walletId: bob.id, payoutIds: [payout!.payoutId] })
     expect(withdrawal.kind).toBe('withdraw')
     expect(withdrawal.review.marlowe.withdrawals).toEqual([expect.objectContaining({ role: 'Seller' })])
 

@@ -1,11 +1,10 @@
 /**
- * Runtime's resource JSON for a contract, as the engine sends it (`contracts.get`, `contracts.next`), written with
- * the core's encoders and next-step discovery — so the screens are tested on the real shapes and real steps.
+ * A contract as the engine answers `contracts.get` and `contracts.next` (src/api/contract.ts: the core's Marlowe
+ * model), with the core's own next-step discovery — so the screens are tested on the real shapes and real steps.
+ * Also the app status and the wallet most screen tests use.
  */
-import type { AppStatus, ContractDetail, WalletSummary } from '../../../src/api/contract'
-import type { JsonObject } from '../../../src/core/json/lossless'
-import { encodeContract, encodeNextSteps, encodeState } from '../../../src/core/marlowe/json/encode'
-import { next } from '../../../src/core/marlowe/next'
+import type { AppStatus, ContractDetail, PayoutInfo, WalletSummary } from '../../../src/api/contract'
+import { next, type NextSteps } from '../../../src/core/marlowe/next'
 import type { Contract, Party, State } from '../../../src/core/marlowe/types'
 
 export const CONTRACT_ID = `${'c0'.repeat(32)}#1`
@@ -15,36 +14,32 @@ export function contractDetail(
   contract: Contract,
   state: State,
   nextTimeout?: bigint,
-  unclaimedPayouts: readonly JsonObject[] = []
+  unclaimedPayouts: readonly PayoutInfo[] = []
 ): ContractDetail {
-  const header = {
-    contractId: CONTRACT_ID,
-    roleTokenMintingPolicyId: ROLES,
-    version: 'v1',
-    tags: { 'desk.test': null },
-    metadata: {},
-    status: 'confirmed',
-    block: { slotNo: 1234n, blockNo: 56n, blockHeaderHash: 'ab'.repeat(32) }
+  return {
+    contract: {
+      contractId: CONTRACT_ID,
+      rolesCurrency: ROLES,
+      tags: { 'desk.test': null },
+      metadata: {},
+      status: 'confirmed',
+      block: { slot: 1234n, blockNo: 56n, blockHash: 'ab'.repeat(32) },
+      initialContract: contract,
+      initialState: state,
+      current: { contract, state, utxo: CONTRACT_ID },
+      assets: { lovelace: 2_000_000n, assets: [] },
+      unclaimedPayouts
+    },
+    transactions: [],
+    ...(nextTimeout === undefined ? {} : { nextTimeout })
   }
-  const stateJson: JsonObject = {
-    ...header,
-    initialContract: encodeContract(contract),
-    initialState: encodeState(state),
-    currentContract: encodeContract(contract),
-    state: encodeState(state),
-    utxo: CONTRACT_ID,
-    assets: { lovelace: 2_000_000n, tokens: {} },
-    txBody: null,
-    unclaimedPayouts: [...unclaimedPayouts]
-  }
-  return { state: stateJson, transactions: [], ...(nextTimeout === undefined ? {} : { nextTimeout }) }
 }
 
 /** What `contracts.next` answers at `now`, for the wallet's parties. */
-export function nextJson(contract: Contract, state: State, now: bigint, parties: readonly Party[]): JsonObject {
+export function nextSteps(contract: Contract, state: State, now: bigint, parties: readonly Party[]): NextSteps {
   const result = next({ timeInterval: { from: now, to: now + 60_000n } }, state, contract, parties)
   if (result.type !== 'Next') throw new Error('the test contract has no next steps at that time')
-  return encodeNextSteps(result)
+  return result
 }
 
 export function status(chainTime: bigint, network: AppStatus['network'] = 'sandbox'): AppStatus {

@@ -2,10 +2,11 @@
  * Where a wallet stands in a contract, in words: the parties it is there (its role tokens, its addresses), and
  * whose turn it is — who must do what, and before when. `parties` are the engine's: `role:<name>` or an address.
  */
+import type { ApplicableInputs } from '../../../core/marlowe/next'
 import type { Party } from '../../../core/marlowe/types'
 import { formatTime } from '../format/time'
 import { amountText, partyText, type OwnAddresses } from './marlowe-text'
-import { mergeChoices, type NextStepsView } from './runtime'
+import { mergeChoices } from './contracts'
 
 export const partyOf = (party: string): Party =>
   party.startsWith('role:') ? { type: 'Role', role: party.slice('role:'.length) } : { type: 'Address', address: party }
@@ -48,7 +49,7 @@ function orList(items: readonly string[]): string {
  * wallet) and the deadline it waits on: "Waiting for Buyer to deposit 25 ada before 12 Jun 2030, 14:00 CEST.".
  */
 export function turnSentences(
-  next: NextStepsView | undefined,
+  next: ApplicableInputs | undefined,
   deadline: bigint | undefined,
   now: bigint,
   mine: readonly string[],

@@ -1,20 +1,10 @@
 /** Contracts: the list, the one open in detail (state, history, next steps, the wallet's payouts) and the builds. */
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
-import type { CreateContractRequest, PreparedTx } from '../../../api/contract'
+import type { ContractInfo, ContractTx, CreateContractRequest, PayoutInfo, PreparedTx } from '../../../api/contract'
+import type { ApplicableInputs } from '../../../core/marlowe/next'
 import { useDesk } from '../api/desk'
-import {
-  readContractState,
-  readContractSummary,
-  readContractTx,
-  readNextSteps,
-  readPayout,
-  type ContractStateView,
-  type ContractSummary,
-  type ContractTxView,
-  type NextStepsView,
-  type PayoutItem
-} from '../model/runtime'
+import { contractSummary, type ContractSummary } from '../model/contracts'
 import { useWalletsStore } from './wallets'
 
 /** Contracts asked for at a time: the engine reads only these, however many it holds. */
@@ -22,16 +12,18 @@ const LIST_PAGE = 100
 
 export interface OpenContract {
   readonly contractId: string
-  readonly state: ContractStateView
-  readonly history: readonly ContractTxView[]
+  readonly contract: ContractInfo
+  /** The deadline it waits on now, POSIX ms. */
+  readonly nextTimeout?: bigint
+  readonly history: readonly ContractTx[]
   /** What the selected wallet's parties can do now. */
-  readonly next?: NextStepsView
+  readonly next?: ApplicableInputs
   /** What every party can do now: whose turn it is. */
-  readonly turn?: NextStepsView
+  readonly turn?: ApplicableInputs
   /** The selected wallet's parties in the contract (`role:<name>` or an address). */
   readonly parties?: readonly string[]
   /** Payouts of this contract the selected wallet can withdraw. */
-  readonly payouts: readonly PayoutItem[]
+  readonly payouts: readonly PayoutInfo[]
 }
 
 export const useContractsStore = defineStore('contracts', () => {
@@ -52,7 +44,7 @@ export const useContractsStore = defineStore('contracts', () => {
       ...(after === undefined ? {} : { after }),
       limit: LIST_PAGE
     })
-    list.value = [...kept, ...page.map(readContractSummary)]
+    list.value = [...kept, ...page.map(contractSummary)]
     more.value = page.length === LIST_PAGE
   }
 
@@ -70,25 +62,26 @@ export const useContractsStore = defineStore('contracts', () => {
     if (current.value?.contractId !== contractId) current.value = undefined
     const walletId = wallets.selected?.id
     const detail = await desk['contracts.get'](walletId === undefined ? { contractId } : { contractId, walletId })
-    const state = readContractState(detail)
-    const history = detail.transactions.map((t, i) => readContractTx(t, `transactions[${i}]`))
+    const { contract } = detail
     // A closed contract accepts nothing; a contract still being created is not on chain to ask.
-    const acts = state.currentContract !== undefined && state.status === 'confirmed'
+    const acts = contract.current !== undefined && contract.status === 'confirmed'
     const next = acts
-      ? readNextSteps(await desk['contracts.next'](walletId === undefined ? { contractId } : { contractId, walletId }))
+      ? (await desk['contracts.next'](walletId === undefined ? { contractId } : { contractId, walletId }))
+          .applicableInputs
       : undefined
-    const turn = acts && walletId !== undefined ? readNextSteps(await desk['contracts.next']({ contractId })) : next
+    const turn = acts && walletId !== undefined ? (await desk['contracts.next']({ contractId })).applicableInputs : next
     const payouts =
       walletId === undefined
         ? []
-        : (await desk['payouts.list']({ walletId }))
-            .map((p, i) => readPayout(p, `payouts[${i}]`))
-            .filter((p) => p.contractId === contractId && (p.status === undefined || p.status === 'available'))
+        : (await desk['payouts.list']({ walletId })).filter(
+            (p) => p.contractId === contractId && p.status === 'available'
+          )
     current.value = {
       contractId,
-      state,
-      history,
+      contract,
+      history: detail.transactions,
       payouts,
+      ...(detail.nextTimeout === undefined ? {} : { nextTimeout: detail.nextTimeout }),
       ...(next === undefined ? {} : { next }),
       ...(turn === undefined ? {} : { turn }),
       ...(detail.parties === undefined ? {} : { parties: detail.parties })
