@@ -1,6 +1,6 @@
 /**
  * The links of the HTTP API's resources (runtime-api.md §6), relative without a leading slash; the resources
- * themselves are the service's views as Runtime's JSON (src/engine/service/runtime-json.ts).
+ * themselves are the service's views as Runtime's JSON (./runtime-json.ts).
  */
 import type { JsonObject } from '../core/json/lossless'
 import type { ContractView, PayoutView, TransactionView, WithdrawalView } from '../engine/service'

@@ -1,6 +1,6 @@
 /**
  * OpenAPI 3.1 `components.schemas` for the response side: the resource JSON the routes send (runtime-api.md §6,
- * written by src/engine/service/runtime-json.ts), their link wrappers and the build answers. Every Runtime field is
+ * written by ./runtime-json.ts), their link wrappers and the build answers. Every Runtime field is
  * present (a missing value is `null`), so each object lists all its keys as required and no others. Marlowe core
  * JSON inside them (contracts, states, inputs) is described by its top-level kind only. `TxId` and `TxOutRef` are the
  * request side's (./requests).

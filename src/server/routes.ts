@@ -5,6 +5,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { stringifyJson, type JsonObject, type JsonValue } from '../core/json/lossless'
 import { formatRef } from '../core/cardano/refs'
+import type { MarloweService, PageRequest, UnsignedTx } from '../engine/service'
+import { sendJson, sendJsonText } from './app'
+import { ResponseCache } from './response-cache'
 import {
   contractHeaderJson,
   contractStateJson,
@@ -16,13 +19,8 @@ import {
   txHeaderJson,
   txJson,
   withdrawalHeaderJson,
-  withdrawalJson,
-  type MarloweService,
-  type PageRequest,
-  type UnsignedTx
-} from '../engine/service'
-import { sendJson, sendJsonText } from './app'
-import { ResponseCache } from './response-cache'
+  withdrawalJson
+} from './runtime-json'
 import { HttpError } from './errors'
 import { buildVariant, jsonOnly, VENDOR_TYPES } from './negotiation'
 import { openApiDocument } from './openapi'

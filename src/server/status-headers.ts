@@ -5,7 +5,8 @@
  */
 import type { NetworkName } from '../chain/provider'
 import { stringifyJson } from '../core/json/lossless'
-import { isoTime, type MarloweService } from '../engine/service'
+import type { MarloweService } from '../engine/service'
+import { isoTime } from './runtime-json'
 
 export const RUNTIME_VERSION = '1.0.0'
 

@@ -1,23 +1,9 @@
 /**
- * The service operations (see service.ts), how to open one over a SQLite file or an opened store (open.ts), and its views as
- * Runtime's resource JSON (runtime-json.ts).
+ * The service operations (see service.ts), how to open one over a SQLite file or an opened store (open.ts), and its
+ * views (types.ts): plain data and the core's Marlowe model. Runtime's JSON of them is written in src/server.
  */
 export { Follower, type SyncReport } from './follower'
 export { openService, type OpenService, type OpenServiceOptions, type ServiceStoreOption } from './open'
-export {
-  contractHeaderJson,
-  contractStateJson,
-  isoTime,
-  nextJson,
-  payoutHeaderJson,
-  payoutStateJson,
-  txBodyEnvelope,
-  txEnvelope,
-  txHeaderJson,
-  txJson,
-  withdrawalHeaderJson,
-  withdrawalJson
-} from './runtime-json'
 export { MarloweService, safetyErrorsOf, type ChainStatus } from './service'
 export type { SignedForm } from './signed-tx'
 export { ContractSources, type ImportedSources } from './sources'

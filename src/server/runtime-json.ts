@@ -1,18 +1,18 @@
 /**
  * The service's views as Marlowe Runtime's resource JSON (runtime-api.md §6): every field present, `null`
- * where Runtime has a Maybe, times as ISO-8601, token names as text. The HTTP API answers with them, and so do
- * the desk's `contracts.*` and `payouts.*` calls.
+ * where Runtime has a Maybe, times as ISO-8601, token names as text. Only the HTTP API answers with them; the
+ * desk answers in the API contract's shape (src/engine/desk/contract-views.ts).
  */
-import { bytesToHex, hexToBytes, utf8DecodeStrict } from '../../core/bytes'
-import type { Value } from '../../core/cardano/value'
-import type { JsonObject, JsonValue } from '../../core/json/lossless'
+import { bytesToHex, hexToBytes, utf8DecodeStrict } from '../core/bytes'
+import type { Value } from '../core/cardano/value'
+import type { JsonObject, JsonValue } from '../core/json/lossless'
 import {
   encodeContract,
   encodeInput,
   encodeNextSteps,
   encodeState,
   encodeTransactionOutput
-} from '../../core/marlowe/json'
+} from '../core/marlowe/json'
 import type {
   BlockRow,
   ContractHeader,
@@ -23,8 +23,8 @@ import type {
   TransactionView,
   UnsignedTx,
   WithdrawalView
-} from './types'
-import { isoUtc } from '../../core/time'
+} from '../engine/service'
+import { isoUtc } from '../core/time'
 
 /** A token name as Runtime writes it: the UTF-8 text of its bytes (hex when they are not text). */
 export function tokenNameText(hex: string): string {
