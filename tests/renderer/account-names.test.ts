@@ -19,7 +19,7 @@ import {
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ContractDetailView from '../../src/renderer/src/views/ContractDetailView.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
-import { CONTRACT_ID, WALLET, contractDetail, nextSteps, status } from './support/runtime-json'
+import { CONTRACT_ID, WALLET, contractDetail, nextSteps, status } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 const DEADLINE = NOW + 3_600_000n

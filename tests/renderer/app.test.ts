@@ -17,7 +17,7 @@ import { FakeDesk, mountWithDesk } from './support/desk'
 import { NOTHING_HELD } from './support/balance'
 import { confirmPhrase } from './support/recovery'
 import { CLOSE, emptyState } from '../../src/core/marlowe/types'
-import { CONTRACT_ID, WALLET, contractDetail, status } from './support/runtime-json'
+import { CONTRACT_ID, WALLET, contractDetail, status } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 const TWO_53 = 2n ** 53n

@@ -11,7 +11,7 @@ import { useTxStore } from '../../src/renderer/src/stores/tx'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import { engineReviews, type EngineReviews } from './support/engine-review'
 import { FakeDesk, mountWithDesk, type FakeHandlers } from './support/desk'
-import { WALLET } from './support/runtime-json'
+import { WALLET } from './support/desk-answers'
 
 let reviews: EngineReviews
 beforeAll(async () => {

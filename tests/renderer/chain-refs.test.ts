@@ -14,7 +14,7 @@ import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
-import { status } from './support/runtime-json'
+import { status } from './support/desk-answers'
 
 let real: EngineReviews
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import { formatTime } from '../../src/renderer/src/format/time'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import ContractDetailView from '../../src/renderer/src/views/ContractDetailView.vue'
 import { FakeDesk, mountWithDesk, type FakeHandlers } from './support/desk'
-import { CONTRACT_ID, ROLES, WALLET, contractDetail, nextSteps, status } from './support/runtime-json'
+import { CONTRACT_ID, ROLES, WALLET, contractDetail, nextSteps, status } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 const DEADLINE = NOW + 3_600_000n

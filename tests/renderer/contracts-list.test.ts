@@ -10,7 +10,7 @@ import { formatTime } from '../../src/renderer/src/format/time'
 import ContractsView from '../../src/renderer/src/views/ContractsView.vue'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import { FakeDesk, mountWithDesk } from './support/desk'
-import { WALLET, status } from './support/runtime-json'
+import { WALLET, status } from './support/desk-answers'
 
 const item = (
   n: string,

@@ -12,7 +12,7 @@ import ContractsView from '../../src/renderer/src/views/ContractsView.vue'
 import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
-import { status, WALLET } from './support/runtime-json'
+import { status, WALLET } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 

@@ -15,7 +15,7 @@ import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
 import { NOTHING_HELD } from './support/balance'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
-import { status } from './support/runtime-json'
+import { status } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 const NO_DEVICE =

@@ -14,7 +14,7 @@ import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
 import { NOTHING_HELD } from './support/balance'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
-import { status } from './support/runtime-json'
+import { status } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 const REQUEST_ID = '6f1c1f0e-2b7a-4c55-9d3e-0a1b2c3d4e5f'

@@ -11,7 +11,7 @@ import App from '../../src/renderer/src/App.vue'
 import { editorText, setEditorText } from './support/code-editor'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
-import { WALLET, status } from './support/runtime-json'
+import { WALLET, status } from './support/desk-answers'
 
 const NOW = BigInt(Date.UTC(2030, 5, 1, 12, 0))
 const DAY = 86_400_000n

@@ -10,7 +10,7 @@ import App from '../../src/renderer/src/App.vue'
 import { useTxStore } from '../../src/renderer/src/stores/tx'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
-import { status } from './support/runtime-json'
+import { status } from './support/desk-answers'
 
 let real: EngineReviews
 beforeAll(async () => {

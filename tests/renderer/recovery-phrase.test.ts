@@ -13,7 +13,7 @@ import App from '../../src/renderer/src/App.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { NOTHING_HELD } from './support/balance'
 import { confirmPhrase, startPhraseCheck, typeCheckedWords } from './support/recovery'
-import { WALLET, status } from './support/runtime-json'
+import { WALLET, status } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 const WORDS = Array.from({ length: 24 }, (_, i) => `secretword${i + 1}`)

@@ -18,7 +18,7 @@ import ReviewView from '../../src/renderer/src/views/ReviewView.vue'
 import { FakeDesk, mountWithDesk, type FakeHandlers, type Mounted } from './support/desk'
 import { NOTHING_HELD } from './support/balance'
 import { engineReviews, type EngineReviews } from './support/engine-review'
-import { status } from './support/runtime-json'
+import { status } from './support/desk-answers'
 
 let real: EngineReviews
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import AppHeader from '../../src/renderer/src/components/layout/AppHeader.vue'
 import { formatTime } from '../../src/renderer/src/format/time'
 import { useAppStore } from '../../src/renderer/src/stores/app'
 import { FakeDesk, mountWithDesk } from './support/desk'
-import { status } from './support/runtime-json'
+import { status } from './support/desk-answers'
 
 /** A sandbox moved a year ahead of this computer's clock. */
 const AHEAD = BigInt(Date.now()) + 365n * 86_400_000n

@@ -10,7 +10,7 @@ import { DeskError, type DeskSettings, type SettingsState } from '../../src/api/
 import App from '../../src/renderer/src/App.vue'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import { FakeDesk, mountWithDesk, type FakeHandlers } from './support/desk'
-import { status, WALLET } from './support/runtime-json'
+import { status, WALLET } from './support/desk-answers'
 
 const DEFAULTS: DeskSettings = {
   network: 'sandbox',

@@ -7,7 +7,7 @@ import WalletActivity from '../../src/renderer/src/components/wallet/WalletActiv
 import { formatTime } from '../../src/renderer/src/format/time'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import { FakeDesk, mountWithDesk } from './support/desk'
-import { WALLET } from './support/runtime-json'
+import { WALLET } from './support/desk-answers'
 
 const T = 1_800_000_000_000n
 const OTHER: WalletSummary = { ...WALLET, id: '22'.repeat(20), name: 'Other' }

@@ -10,7 +10,7 @@ import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
 import WalletView from '../../src/renderer/src/views/WalletView.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { NOTHING_HELD } from './support/balance'
-import { WALLET } from './support/runtime-json'
+import { WALLET } from './support/desk-answers'
 
 const START = Date.UTC(2030, 0, 15, 9, 30)
 const MINUTE = 60_000

@@ -10,7 +10,7 @@ import { DeskError, type WalletSummary } from '../../src/api/contract'
 import App from '../../src/renderer/src/App.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { NOTHING_HELD } from './support/balance'
-import { WALLET, status } from './support/runtime-json'
+import { WALLET, status } from './support/desk-answers'
 
 const NOW = 1_900_000_000_000n
 const ACCOUNT_KEY = `acct_xvk1${'q'.repeat(100)}`
