@@ -27,11 +27,11 @@ import type {
 import { isoUtc } from '../core/time'
 
 /** A token name as Runtime writes it: the UTF-8 text of its bytes (hex when they are not text). */
-export function tokenNameText(hex: string): string {
+function tokenNameText(hex: string): string {
   return utf8DecodeStrict(hexToBytes(hex)) ?? hex
 }
 
-export function assetsJson(value: Value): JsonObject {
+function assetsJson(value: Value): JsonObject {
   const tokens: JsonObject = {}
   for (const [policy, names] of Object.entries(value.assets)) {
     const byName: JsonObject = {}
@@ -46,7 +46,7 @@ export function isoTime(ms: bigint): string {
   return isoUtc(ms).replace('.000Z', 'Z')
 }
 
-export const blockJson = (b: BlockRow | undefined): JsonValue =>
+const blockJson = (b: BlockRow | undefined): JsonValue =>
   b === undefined ? null : { slotNo: b.slot, blockNo: b.blockNo, blockHeaderHash: b.blockHash }
 
 const envelope = (type: string, cbor: Uint8Array): JsonObject => ({
