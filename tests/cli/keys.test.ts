@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseJson } from '../../src/core/json/lossless'
-import { runCli, runInTerminal } from './run-cli'
+import { restoreWithCli, runCli, runInTerminal } from './run-cli'
 
 const MNEMONIC = 'test walk nut penalty hip pave soap entry language right filter choice'
 const BASE_TESTNET =
@@ -21,18 +21,7 @@ function workspace() {
 
 /** `keys restore` of the test phrase as "alice" into the workspace's keystore. */
 function restoreAlice(w: ReturnType<typeof workspace>, phrase: string) {
-  return runCli([
-    'keys',
-    'restore',
-    '--name',
-    'alice',
-    '--mnemonic-file',
-    phrase,
-    '--password-file',
-    w.password,
-    '--keystore',
-    w.keystore
-  ])
+  return restoreWithCli({ name: 'alice', mnemonicFile: phrase, passwordFile: w.password, keystore: w.keystore })
 }
 
 describe('marlowe-desk keys', () => {
@@ -196,18 +185,7 @@ describe('marlowe-desk keys', () => {
   it('refuses a wrong phrase and a missing terminal for the password', () => {
     const w = workspace()
     const bad = w.write('bad', 'test walk nut penalty hip pave soap entry language right filter filter')
-    const r = runCli([
-      'keys',
-      'restore',
-      '--name',
-      'x',
-      '--mnemonic-file',
-      bad,
-      '--password-file',
-      w.password,
-      '--keystore',
-      w.keystore
-    ])
+    const r = restoreWithCli({ name: 'x', mnemonicFile: bad, passwordFile: w.password, keystore: w.keystore })
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('InvalidMnemonic')
     const noTty = runCli(['keys', 'create', '--name', 'x', '--keystore', w.keystore])

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sandboxWallet } from '../../src/chain/sandbox'
 import { depositFiles, DEPOSIT_AMOUNT, type DepositFiles } from '../engine/desk/deposit-files'
 import { deskHarness, restoreSandboxWallet, type DeskHarness } from '../engine/desk/support'
-import { runCli } from './run-cli'
+import { restoreWithCli, runCli } from './run-cli'
 
 const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-offline-review-'))
 const path = (name: string): string => join(dir, name)
@@ -24,18 +24,12 @@ beforeAll(async () => {
   writeFileSync(path('deposit.unsigned.tx.json'), files.unsignedText)
   writeFileSync(path('password'), 'correct horse battery\n')
   writeFileSync(path('phrase'), sandboxWallet('alice').mnemonic)
-  const restored = runCli([
-    'keys',
-    'restore',
-    '--name',
-    'alice',
-    '--mnemonic-file',
-    path('phrase'),
-    '--password-file',
-    path('password'),
-    '--keystore',
-    path('keys')
-  ])
+  const restored = restoreWithCli({
+    name: 'alice',
+    mnemonicFile: path('phrase'),
+    passwordFile: path('password'),
+    keystore: path('keys')
+  })
   expect(restored.code, restored.stderr).toBe(0)
 }, 180_000)
 afterAll(() => online.close())

@@ -50,6 +50,29 @@ export function runCli(args: readonly string[], options: RunOptions & { input?: 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr }
 }
 
+export interface RestoreFiles {
+  readonly name: string
+  readonly mnemonicFile: string
+  readonly passwordFile: string
+  readonly keystore: string
+}
+
+/** `keys restore` of the phrase in `mnemonicFile` as `name` into `keystore`, its password read from a file. */
+export function restoreWithCli(files: RestoreFiles): CliResult {
+  return runCli([
+    'keys',
+    'restore',
+    '--name',
+    files.name,
+    '--mnemonic-file',
+    files.mnemonicFile,
+    '--password-file',
+    files.passwordFile,
+    '--keystore',
+    files.keystore
+  ])
+}
+
 /**
  * Runs the CLI in a pseudo-terminal (util-linux `script`), answering each prompt once it appears, and
  * returns everything the terminal showed — what a person would see, echo included — and the exit code.

@@ -19,7 +19,7 @@ import { Keystore } from '../../src/engine/keys'
 import { accountKeysFromEntropy } from '../../src/engine/keys/derivation'
 import { CAROL_ACCOUNT } from '../engine/hardware/support'
 import { FAST_SCRYPT } from '../engine/keys/support'
-import { runCli } from './run-cli'
+import { restoreWithCli, runCli } from './run-cli'
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 
@@ -65,18 +65,12 @@ describe('marlowe-desk tx: bundle → review → sign → assemble → submit', 
       stringifyTextEnvelope({ type: 'Unwitnessed Tx ConwayEra', description: '', cbor: tx })
     )
 
-    const restored = runCli([
-      'keys',
-      'restore',
-      '--name',
-      'alice',
-      '--mnemonic-file',
-      path('phrase'),
-      '--password-file',
-      path('password'),
-      '--keystore',
+    const restored = restoreWithCli({
+      name: 'alice',
+      mnemonicFile: path('phrase'),
+      passwordFile: path('password'),
       keystore
-    ])
+    })
     expect(restored.code).toBe(0)
     const wallet = /restored wallet ([0-9a-f]+)/.exec(restored.stdout)?.[1] ?? ''
 

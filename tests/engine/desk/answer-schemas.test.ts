@@ -7,13 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { DeskCall, DeskResponse, PreparedTx, WalletSummary } from '../../../src/api/contract'
-import { sandboxWallet } from '../../../src/chain/sandbox'
 import { onDeposit, when } from '../../../src/core/marlowe/examples/dsl'
 import { stringifyContract, stringifyInputs } from '../../../src/core/marlowe/json'
 import { ADA as ADA_TOKEN, CLOSE, type Party } from '../../../src/core/marlowe/types'
 import { RESPONSE_SCHEMAS } from '../../../src/engine/desk/response-schemas'
 import { ADA, T0 } from '../build/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, PASSWORD, type DeskHarness } from './support'
 
 const DAY = 86_400_000n
 const buyer: Party = { type: 'Role', role: 'Buyer' }
@@ -26,11 +25,7 @@ let next: DeskResponse<'contracts.next'>
 
 beforeAll(async () => {
   h = await deskHarness()
-  alice = await h.ok('wallets.restore', {
-    name: 'alice',
-    password: PASSWORD,
-    mnemonic: sandboxWallet('alice').mnemonic
-  })
+  alice = await restoreSandboxWallet(h, 'alice')
   created = await h.ok('contracts.create', {
     walletId: alice.id,
     contractJson: stringifyContract(when([onDeposit(buyer, buyer, ADA_TOKEN, 5n * ADA, CLOSE)], T0 + DAY)),

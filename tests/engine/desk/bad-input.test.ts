@@ -8,7 +8,7 @@ import { DESK_CALLS, type PreparedTx, type WalletSummary } from '../../../src/ap
 import { sandboxWallet } from '../../../src/chain/sandbox'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import { rolesEscrow } from '../build/flows'
-import { deskHarness, PASSWORD, unreachableNode, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, PASSWORD, unreachableNode, type DeskHarness } from './support'
 
 const UNKNOWN_WALLET = '0'.repeat(40)
 const UNKNOWN_TX = 'ab'.repeat(32)
@@ -22,19 +22,11 @@ let built: PreparedTx
 
 beforeAll(async () => {
   h = await deskHarness()
-  alice = await h.ok('wallets.restore', {
-    name: 'alice',
-    password: PASSWORD,
-    mnemonic: sandboxWallet('alice').mnemonic
-  })
-  bob = await h.ok('wallets.restore', { name: 'bob', password: PASSWORD, mnemonic: sandboxWallet('bob').mnemonic })
+  alice = await restoreSandboxWallet(h, 'alice')
+  bob = await restoreSandboxWallet(h, 'bob')
   empty = (await h.ok('wallets.create', { name: 'empty', password: PASSWORD })).wallet
   // A watched account must not be in the keystore already (same key, same id): carol's, after deleting her.
-  const carol = await h.ok('wallets.restore', {
-    name: 'carol',
-    password: PASSWORD,
-    mnemonic: sandboxWallet('carol').mnemonic
-  })
+  const carol = await restoreSandboxWallet(h, 'carol')
   const carolKey = (await h.keystore.exportAccountKey(carol.id)).bech32
   await h.keystore.delete(carol.id, 'carol')
   watcher = await h.ok('wallets.watch', { name: 'watcher', accountKey: carolKey })

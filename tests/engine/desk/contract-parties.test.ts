@@ -5,13 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ContractListItem, WalletSummary } from '../../../src/api/contract'
-import { sandboxWallet } from '../../../src/chain/sandbox'
 import { CLOSE, ADA as ADA_TOKEN, type Party } from '../../../src/core/marlowe/types'
 import { onDeposit, when } from '../../../src/core/marlowe/examples/dsl'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import { rolesEscrow } from '../build/flows'
 import { ADA, T0 } from '../build/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, PASSWORD, type DeskHarness } from './support'
 
 const DAY = 86_400_000n
 const ids = (items: readonly ContractListItem[]): unknown[] => items.map((c) => c.header.contractId)
@@ -23,8 +22,7 @@ let carol: WalletSummary
 
 beforeAll(async () => {
   h = await deskHarness()
-  const restore = (name: 'alice' | 'bob' | 'carol') =>
-    h.ok('wallets.restore', { name, password: PASSWORD, mnemonic: sandboxWallet(name).mnemonic })
+  const restore = (name: 'alice' | 'bob' | 'carol') => restoreSandboxWallet(h, name)
   ;[alice, bob, carol] = [await restore('alice'), await restore('bob'), await restore('carol')]
 })
 afterAll(() => h.close())

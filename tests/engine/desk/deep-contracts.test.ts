@@ -5,10 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { WalletSummary } from '../../../src/api/contract'
-import { sandboxWallet } from '../../../src/chain/sandbox'
 import { MAX_LABEL_DEPTH, MAX_WRITTEN_DATA_CBOR_DEPTH } from '../../../src/core/depth-limits'
 import { T0 } from '../build/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, type DeskHarness } from './support'
 
 /** Pays `n` nested negations of 1 from the address's account to itself: a datum 2n + 6 CBOR levels deep. */
 function negates(n: number, address: string): string {
@@ -34,12 +33,8 @@ let bob: WalletSummary
 
 beforeAll(async () => {
   h = await deskHarness()
-  alice = await h.ok('wallets.restore', {
-    name: 'alice',
-    password: PASSWORD,
-    mnemonic: sandboxWallet('alice').mnemonic
-  })
-  bob = await h.ok('wallets.restore', { name: 'bob', password: PASSWORD, mnemonic: sandboxWallet('bob').mnemonic })
+  alice = await restoreSandboxWallet(h, 'alice')
+  bob = await restoreSandboxWallet(h, 'bob')
 })
 afterAll(() => h.close())
 

@@ -10,7 +10,6 @@
 import { openTransportReplayer, RecordStore } from '@ledgerhq/hw-transport-mocker'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { PreparedTx, WalletSummary } from '../../../src/api/contract'
-import { sandboxWallet } from '../../../src/chain/sandbox'
 import { bytesToHex } from '../../../src/core/bytes'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import type { HardwareDevices } from '../../../src/engine/desk/device-calls'
@@ -19,7 +18,7 @@ import { LedgerCardanoAppDouble } from '../hardware/ledger-app-double'
 import { CAROL_ACCOUNT, CAROL_LEDGER_KEYS, carol, HOLDER_CONTRACT } from '../hardware/support'
 import { BridgeDouble } from '../hardware/trezor-double/bridge'
 import { TrezorModelT } from '../hardware/trezor-double/firmware'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, type DeskHarness } from './support'
 
 /** doc/ins_get_app_version.md and doc/ins_get_public_keys.md (m/1852'/1815'/0'), as the engine's Ledger test. */
 const GET_VERSION = 'd700000000'
@@ -172,11 +171,7 @@ describe('signing a reviewed build on the device', () => {
 
   test('an unknown build, or a wallet that is not a hardware one, is refused before the device', async () => {
     await h.fails('tx.deviceSteps', { txId: 'cd'.repeat(32), walletId: trezor.id }, 'TxNotFound')
-    const software = await h.ok('wallets.restore', {
-      name: 'alice',
-      password: PASSWORD,
-      mnemonic: sandboxWallet('alice').mnemonic
-    })
+    const software = await restoreSandboxWallet(h, 'alice')
     const e = await h.fails('tx.deviceSteps', { txId: built!.txId, walletId: software.id }, 'InvalidRequest')
     expect(e.message).toContain('is not a hardware wallet')
   })

@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { DeskCall, ProgressReport, WalletSummary } from '../../../src/api/contract'
-import { sandboxWallet, SandboxProvider } from '../../../src/chain/sandbox'
+import { SandboxProvider } from '../../../src/chain/sandbox'
 import { stringifyContract } from '../../../src/core/marlowe/json'
 import { CLOSE } from '../../../src/core/marlowe/types'
 import { T0 } from '../build/support'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, PASSWORD, type DeskHarness } from './support'
 
 /** Holds `utxosAt` and `submit` while `hold` is set, until `release()`. */
 class HeldSandbox {
@@ -48,11 +48,7 @@ beforeAll(async () => {
   const provider = SandboxProvider.open({ zeroTime: T0, clockTickMs: false, now: () => Number(T0 + 10_000n) })
   held = new HeldSandbox(provider)
   h = await deskHarness({ provider })
-  alice = await h.ok('wallets.restore', {
-    name: 'alice',
-    password: PASSWORD,
-    mnemonic: sandboxWallet('alice').mnemonic
-  })
+  alice = await restoreSandboxWallet(h, 'alice')
   await h.ok('sandbox.fund', { walletId: alice.id, ada: 100n })
 })
 afterAll(() => h.close())

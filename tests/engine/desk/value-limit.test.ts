@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { deploymentOf } from '../../../src/chain/deployments'
-import { sandboxWallet } from '../../../src/chain/sandbox'
 import { stringifyBundle } from '../../../src/core/cardano/bundle'
 import { onDeposit, when } from '../../../src/core/marlowe/examples/dsl'
 import { stringifyContract } from '../../../src/core/marlowe/json'
@@ -28,7 +27,7 @@ import {
   txIdOf
 } from '../../core/cardano/tx/fixtures'
 import { squaring } from '../../support/arithmetic'
-import { deskHarness, PASSWORD, type DeskHarness } from './support'
+import { deskHarness, restoreSandboxWallet, type DeskHarness } from './support'
 
 const TWELFTH = `${'.then'.repeat(12)}.be`
 
@@ -36,9 +35,7 @@ let h: DeskHarness
 let walletId = ''
 beforeAll(async () => {
   h = await deskHarness()
-  walletId = (
-    await h.ok('wallets.restore', { name: 'alice', password: PASSWORD, mnemonic: sandboxWallet('alice').mnemonic })
-  ).id
+  walletId = (await restoreSandboxWallet(h, 'alice')).id
 })
 afterAll(() => h.close())
 

@@ -16,7 +16,7 @@ import { chainFailure } from '../../chain/support/failure'
 import { buildTx } from '../../chain/support/txkit'
 import { ADA, ManualClock, T0, testWallet } from '../build/support'
 import { applyAs as apply, createEscrow, finishWithOther } from './escrow-steps'
-import { role, serviceHarness, type ServiceHarness } from './support'
+import { expectSameContract, role, serviceHarness, type ServiceHarness } from './support'
 
 const alice = testWallet('alice')
 const deposit: Input = {
@@ -106,15 +106,8 @@ describe('the chain index through Blockfrost', () => {
     const first = await desk.follower.sync()
     expect(first.reachedNode).toBe(true)
     expect(first.recorded).toEqual([contractId.slice(0, 64)])
-    const seen = desk.service.getContract(contractId)
-    const theirs = other.service.getContract(contractId)
-    expect((await seen).status).toBe('confirmed')
-    expect((await seen).block).toEqual((await theirs).block)
-    expect((await seen).initialContract).toEqual((await theirs).initialContract)
-    expect((await seen).initialState).toEqual((await theirs).initialState)
-    expect((await seen).rolesCurrency).toBe((await theirs).rolesCurrency)
-    expect((await seen).current?.utxo).toBe(contractId)
-    expect((await seen).tags).toEqual({ 'desk.test': 'from another builder' })
+    const seen = await desk.service.getContract(contractId)
+    expectSameContract(seen, await other.service.getContract(contractId), contractId)
     expect((await desk.service.listContracts({ tags: ['desk.test'] })).map((c) => c.contractId)).toEqual([contractId])
     expect((await desk.follower.sync()).recorded).toEqual([])
 

@@ -5,10 +5,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { expect } from 'vitest'
 import { SandboxProvider } from '../../../src/chain/sandbox'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { CSL, withCsl } from '../../../src/csl'
-import { openService, type OpenService, type ServiceStoreOption } from '../../../src/engine/service'
+import { openService, type ContractView, type OpenService, type ServiceStoreOption } from '../../../src/engine/service'
 import { openPostgresStore } from '../../../src/store/open-store'
 import { usePostgres } from '../../support/postgres-server'
 import { CLOSE, type Contract, type Input, type Party } from '../../../src/core/marlowe/types'
@@ -115,4 +116,20 @@ export function storeKinds(): StoreKind[] {
     { name: 'SQLite', available: true, storeUrl: () => Promise.resolve(undefined) },
     { name: 'PostgreSQL', available: server.available, storeUrl: () => server.createDatabase() }
   ]
+}
+
+/**
+ * Ours, having followed the chain, shows the contract another builder created as that builder does: confirmed in
+ * the same block, from the same contract and state, with the same roles, funds and address, and its tags.
+ */
+export function expectSameContract(ours: ContractView, theirs: ContractView, contractId: string): void {
+  expect(ours.status).toBe('confirmed')
+  expect(ours.block).toEqual(theirs.block)
+  expect(ours.initialContract).toEqual(theirs.initialContract)
+  expect(ours.initialState).toEqual(theirs.initialState)
+  expect(ours.rolesCurrency).toBe(theirs.rolesCurrency)
+  expect(ours.current?.utxo).toBe(contractId)
+  expect(ours.assets).toEqual(theirs.assets)
+  expect(ours.marloweAddress).toBe(theirs.marloweAddress)
+  expect(ours.tags).toEqual({ 'desk.test': 'from another builder' })
 }
