@@ -31,6 +31,8 @@ export interface BalanceDeps {
   readonly reservations: InputReservations
   readonly now: () => number
   readonly ttlMs: number
+  /** Which of `count` equally good coins selection takes (selection.ts). */
+  readonly pickAmongEqual: (count: number) => number
 }
 
 export interface Balanced<T> extends Assembled {
@@ -138,7 +140,7 @@ export async function balanceAndBuild<T>(
     const free = wallet.utxos.filter((u) => !held.spent.has(formatRef(u.ref)) && !held.collateral.has(formatRef(u.ref)))
     const { plan, info } = await makePlan(free)
     checkReadableDepth(plan)
-    const chosen = chooseInputs(deps.pp, wallet, plan, free, held)
+    const chosen = chooseInputs(deps.pp, wallet, plan, free, held, deps.pickAmongEqual)
     const key = randomUUID()
     const expiresAt = Math.min(now + deps.ttlMs, expiresBy ?? Number.POSITIVE_INFINITY)
     const spend = chosen.walletInputs.map((u) => u.ref)

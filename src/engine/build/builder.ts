@@ -25,6 +25,9 @@ import { buildWithdraw } from './withdraw'
 
 const DEFAULT_TTL_MS = 30 * 60 * 1000
 
+/** Spreads concurrent builds over a wallet's coins; no one gains by predicting it, so Math.random serves. */
+const pickAtRandom = (count: number): number => Math.floor(Math.random() * count)
+
 /** 3k/f slots: how far ahead a node can convert times (k = 2160 on mainnet and preprod, 432 on preview). */
 const SAFE_ZONE_SLOTS: Readonly<Record<NetworkName, bigint>> = {
   mainnet: 129_600n,
@@ -80,7 +83,8 @@ export class MarloweTxBuilder {
         pp,
         reservations: o.reservations,
         now: o.now ?? Date.now,
-        ttlMs: o.reservationTtlMs ?? DEFAULT_TTL_MS
+        ttlMs: o.reservationTtlMs ?? DEFAULT_TTL_MS,
+        pickAmongEqual: o.pickAmongEqual ?? pickAtRandom
       },
       safeZoneSlots: o.safeZoneSlots ?? SAFE_ZONE_SLOTS[provider.network]
     }

@@ -75,7 +75,8 @@ export function chooseInputs(
   wallet: Wallet,
   plan: TxPlan,
   free: readonly Utxo[],
-  held: ReservedRefs
+  held: ReservedRefs,
+  pick: (count: number) => number
 ): ChosenInputs {
   const fee = feeAllowance(pp, plan)
   const collateral = runsScripts(plan) ? chooseCollateral(pp, wallet, free, held, fee) : undefined
@@ -91,9 +92,9 @@ export function chooseInputs(
   const pool = free.filter((u) => !forced.has(formatRef(u.ref)))
   // Spend the collateral only when nothing else will do.
   const preferred = pool.filter((u) => collateral === undefined || formatRef(u.ref) !== formatRef(collateral.ref))
-  let result = selectCoins({ balance, fee, candidates: preferred, changeMinLovelace })
+  let result = selectCoins({ balance, fee, candidates: preferred, changeMinLovelace, pick })
   if (!result.ok && preferred.length < pool.length) {
-    result = selectCoins({ balance, fee, candidates: pool, changeMinLovelace })
+    result = selectCoins({ balance, fee, candidates: pool, changeMinLovelace, pick })
   }
   if (!result.ok) throw coinSelectionFailed(result.failure)
   return {

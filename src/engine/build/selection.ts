@@ -2,6 +2,11 @@
  * Coin selection, Runtime's greedy algorithm (`Constraints.hs: selectCoins`): repeatedly take the UTxO that
  * misses the fewest still-needed tokens, then brings the fewest unneeded ones, then is pure ada, then has
  * enough lovelace, until the outputs, a fee allowance and a valid change output are covered.
+ *
+ * Runtime takes the first best candidate in the wallet's order, so concurrent builds by one wallet all reach for
+ * the same coin and all but one lose the race to reserve it. The request's `pick` (the builder's is random) chooses
+ * instead among the candidates that hold exactly that first one's value: any of them makes the same transaction but
+ * for the input's reference — the same fee, the same change, the same next step of the selection.
  */
 import type { Utxo } from '../../chain/provider'
 import type { Value } from '../../core/cardano/value'
@@ -15,6 +20,7 @@ import {
   positivePart,
   subtractValues,
   sumValues,
+  valuesEqual,
   ZERO
 } from './values'
 
@@ -25,6 +31,8 @@ export interface SelectionRequest {
   readonly candidates: readonly Utxo[]
   /** Lovelace a change output holding `change` needs. */
   readonly changeMinLovelace: (change: Value) => bigint
+  /** Which of `count` equally good candidates to take: an index below `count`. */
+  readonly pick: (count: number) => number
 }
 
 export type SelectionResult =
@@ -33,6 +41,11 @@ export type SelectionResult =
 
 function withoutLovelace(v: Value): Value {
   return { lovelace: 0n, assets: v.assets }
+}
+
+function better(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i]! < b[i]!
+  return false
 }
 
 function priority(required: Value, candidate: Value): readonly number[] {
@@ -45,9 +58,20 @@ function priority(required: Value, candidate: Value): readonly number[] {
   return [deficit, excess, hasAssets(candidate) ? 1 : 0, candidate.lovelace < required.lovelace ? 1 : 0]
 }
 
-function better(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return a[i]! < b[i]!
-  return false
+/** The indices in `candidates` of the best by `priority` that hold exactly the first best one's value. */
+function bestAlike(need: Value, candidates: readonly Utxo[]): number[] {
+  let first: Utxo | undefined
+  let firstRank: readonly number[] = []
+  for (const candidate of candidates) {
+    const rank = priority(need, candidate.value)
+    if (first === undefined || better(rank, firstRank)) {
+      first = candidate
+      firstRank = rank
+    }
+  }
+  if (first === undefined) return []
+  const value = first.value
+  return candidates.flatMap((c, i) => (valuesEqual(c.value, value) ? [i] : []))
 }
 
 /** What is still missing after `selected`, change rule included; zero when the selection is complete. */
@@ -65,18 +89,11 @@ export function selectCoins(request: SelectionRequest): SelectionResult {
   let total: Value = ZERO
   let remaining = [...request.candidates]
   for (let need = shortfall(request, total); !isZero(need); need = shortfall(request, total)) {
-    let bestIndex = -1
-    let bestRank: readonly number[] = []
-    for (let i = 0; i < remaining.length; i += 1) {
-      const rank = priority(need, remaining[i]!.value)
-      if (bestIndex < 0 || better(rank, bestRank)) {
-        bestIndex = i
-        bestRank = rank
-      }
-    }
-    const chosen = remaining[bestIndex]
-    if (chosen === undefined) return { ok: false, failure: failureFor(request, universe, need) }
-    remaining = remaining.filter((_, i) => i !== bestIndex)
+    const best = bestAlike(need, remaining)
+    if (best.length === 0) return { ok: false, failure: failureFor(request, universe, need) }
+    const chosenIndex = best[request.pick(best.length)]!
+    const chosen = remaining[chosenIndex]!
+    remaining = remaining.filter((_, i) => i !== chosenIndex)
     selected.push(chosen)
     total = addValues(total, chosen.value)
   }

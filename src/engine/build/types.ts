@@ -40,6 +40,12 @@ export interface BuilderOptions {
   readonly safeZoneSlots?: bigint
   /** Epoch milliseconds; injectable for tests. */
   readonly now?: () => number
+  /**
+   * Which of `count` equally good coins a build takes (an index below `count`); default at random, so that
+   * concurrent builds by one wallet seldom reach for the same coin. No build has to be reproduced: a tx is kept as
+   * built, and building again is a new tx, as Runtime's POST is.
+   */
+  readonly pickAmongEqual?: (count: number) => number
 }
 
 export type RoleTokenDestination = { readonly address: string } | { readonly openRole: true }

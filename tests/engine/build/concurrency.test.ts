@@ -1,12 +1,16 @@
 /** Input reservations: concurrent builds for one wallet never share an input; reservations expire and release. */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { swap } from '../../../src/core/marlowe/examples'
 import { ADA as ADA_TOKEN, CLOSE, type Party } from '../../../src/core/marlowe/types'
-import type { CreateBuild } from '../../../src/engine/build'
+import { MarloweTxBuilder, type CreateBuild, type InputReservations } from '../../../src/engine/build'
 import { formatShelleyAddress } from '../../../src/core/cardano/address'
 import { formatRef } from '../../../src/core/cardano/refs'
 import { InMemoryInputReservations } from '../../../src/engine/build/reservations'
 import { EngineError } from '../../../src/engine/errors'
+import { openSqliteStore } from '../../../src/store/open-store'
 import { rolesEscrow } from './flows'
 import { ADA, T0, harness, testWallet, type Harness } from './support'
 
@@ -15,6 +19,9 @@ const bob = testWallet('bob')
 const address = (w: { address: string }): Party => ({ type: 'Address', address: w.address })
 
 let h: Harness
+/** A wallet of many equal coins and builds at once that need one each (as `replicas`' 50 concurrent builds). */
+const COINS = 100
+const BUILDS = 20
 afterEach(async () => h.close())
 
 function walletInputs(b: { spent: readonly { txId: string; index: number }[] }): string[] {
@@ -111,6 +118,39 @@ describe('concurrent builds for one wallet', () => {
     const collateral = new Set(applies.flatMap((a) => a.collateral.map(formatRef)))
     for (const c of collateral) expect(spent).not.toContain(c)
     for (const a of applies) await h.submit(a, [alice])
+  })
+})
+
+describe('concurrent builds of one wallet on one store', () => {
+  test('mostly win the race for their inputs at the first try: equally good coins are picked at random', async () => {
+    h = harness()
+    const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-races-'))
+    const store = openSqliteStore(join(dir, 'desk.sqlite'))
+    try {
+      const wallet = formatShelleyAddress({ mainnet: false, payment: { type: 'key', hash: 'cd'.repeat(28) } })
+      for (let i = 0; i < COINS; i += 1) await h.sandbox.fund(wallet, 10n * ADA)
+      let lost = 0
+      const reservations: InputReservations = {
+        reserved: (now) => store.reservations.reserved(now),
+        tryReserve: async (reservation, now) => {
+          const outcome = await store.reservations.tryReserve(reservation, now)
+          if (!outcome.ok) lost += 1
+          return outcome
+        },
+        release: (key) => store.reservations.release(key)
+      }
+      const builder = new MarloweTxBuilder({ provider: h.sandbox, reservations, now: h.clock.now })
+      const builds = await Promise.all(
+        Array.from({ length: BUILDS }, () => builder.create({ changeAddress: wallet }, { contract: CLOSE }))
+      )
+      const inputs = builds.flatMap(walletInputs)
+      expect(new Set(inputs).size).toBe(inputs.length)
+      // The first coin of the wallet's list for every build would lose BUILDS - 1 races in the first round alone.
+      expect(lost).toBeLessThan(BUILDS / 2)
+    } finally {
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -24,6 +24,8 @@ function utxo(lovelace: bigint, tokens: Record<string, bigint> = {}): Utxo {
   }
 }
 const noChangeRule = (): bigint => 1_000_000n
+/** Runtime's choice among equally good candidates: the first in the wallet's order. */
+const first = (): number => 0
 
 describe('coin selection', () => {
   test('takes the UTxO with the missing token first, then pure ada with enough lovelace', () => {
@@ -35,7 +37,8 @@ describe('coin selection', () => {
       balance: { lovelace: -20_000_000n, assets: { [policy]: { '41': -2n } } },
       fee: 1_000_000n,
       candidates: [small, other, withToken, big],
-      changeMinLovelace: noChangeRule
+      changeMinLovelace: noChangeRule,
+      pick: first
     })
     expect(r.ok && r.selected).toEqual([withToken, big])
     expect(r.ok && r.change).toEqual({ lovelace: 32_000_000n, assets: { [policy]: { '41': 3n } } })
@@ -48,9 +51,40 @@ describe('coin selection', () => {
       balance: { lovelace: -10_000_000n, assets: {} },
       fee: 0n,
       candidates: [a, b],
-      changeMinLovelace: noChangeRule
+      changeMinLovelace: noChangeRule,
+      pick: first
     })
     expect(r.ok && r.selected).toEqual([a, b])
+  })
+
+  test('the pick chooses among the best candidates holding the same value as the first best one', () => {
+    const tokens = utxo(20_000_000n, { '41': 1n })
+    const alike = [utxo(20_000_000n), utxo(30_000_000n), utxo(20_000_000n)]
+    const offered: number[] = []
+    const r = selectCoins({
+      balance: { lovelace: -10_000_000n, assets: {} },
+      fee: 0n,
+      candidates: [tokens, ...alike],
+      changeMinLovelace: noChangeRule,
+      pick: (count) => (offered.push(count), count - 1)
+    })
+    // Every pure-ada UTxO covers the need; the two of 20 ada make the same tx, the 30-ada one a larger change.
+    expect(offered).toEqual([2])
+    expect(r.ok && r.selected).toEqual([alike[2]])
+  })
+
+  test('short of the need: an alike candidate of another value is not offered (it could change the inputs)', () => {
+    const [six, two, alsoSix] = [utxo(6_000_000n), utxo(2_000_000n), utxo(6_000_000n)]
+    const offered: number[] = []
+    const r = selectCoins({
+      balance: { lovelace: -10_000_000n, assets: {} },
+      fee: 0n,
+      candidates: [six, two, alsoSix],
+      changeMinLovelace: noChangeRule,
+      pick: (count) => (offered.push(count), count - 1)
+    })
+    expect(offered).toEqual([2, 1])
+    expect(r.ok && r.selected).toEqual([alsoSix, six])
   })
 
   test('failures: missing tokens, then missing lovelace with what is available', () => {
@@ -58,7 +92,8 @@ describe('coin selection', () => {
       balance: { lovelace: 0n, assets: { [policy]: { '41': -7n } } },
       fee: 0n,
       candidates: [utxo(5_000_000n, { '41': 2n })],
-      changeMinLovelace: noChangeRule
+      changeMinLovelace: noChangeRule,
+      pick: first
     })
     expect(tokens).toEqual({
       ok: false,
@@ -68,7 +103,8 @@ describe('coin selection', () => {
       balance: { lovelace: -9_000_000n, assets: {} },
       fee: 500_000n,
       candidates: [utxo(4_000_000n)],
-      changeMinLovelace: noChangeRule
+      changeMinLovelace: noChangeRule,
+      pick: first
     })
     expect(lovelace).toEqual({
       ok: false,
