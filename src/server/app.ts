@@ -152,6 +152,10 @@ export function createServer(options: ServerOptions): FastifyInstance {
     }
     admitted.add(request.raw)
     connections.admit(request.raw.socket)
+    // Node's requestTimeout still bounds the request's arrival; the answer (a build waiting its turn under load) may
+    // take longer than the socket's idle deadline, which would cut it off unanswered. Node re-arms keepAliveTimeout
+    // once the answer is sent, as it already does for every request after a connection's first.
+    request.raw.socket.setTimeout(0)
   })
 
   app.addHook('onSend', async (request, reply, payload) => {

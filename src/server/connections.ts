@@ -14,7 +14,10 @@ import type { Socket } from 'node:net'
 export interface ConnectionLimits {
   /** The request line and headers must arrive within this; default 10 s (a local client sends them at once). */
   readonly headersTimeoutMs?: number
-  /** A request (headers and body) must arrive within this; default 30 s. */
+  /**
+   * A request (headers and body) must arrive within this, and a connection may idle this long before its first
+   * request passes the guard; default 30 s. An admitted request's answer may take longer.
+   */
   readonly requestTimeoutMs?: number
   /** An idle kept-alive connection is closed after this; default 5 s. */
   readonly keepAliveTimeoutMs?: number

@@ -6,6 +6,7 @@
 import { Agent, request } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
+import { sandboxWallet } from '../../src/chain/sandbox'
 import { startServer, TOKEN, type TestServer } from './support'
 
 const servers: TestServer[] = []
@@ -90,6 +91,26 @@ describe('connection limits', () => {
       for (const c of afterRefusal) expect(c.received()).toMatch(/^HTTP\/1\.1 401 /)
     }
   )
+
+  test('an admitted request answered after the request deadline still gets its answer', async () => {
+    const server = await serve({ requestTimeoutMs: 300 })
+    // A node that takes a second to list the wallet's UTxOs: the build answers long after the deadline.
+    const utxosAt = server.sandbox.utxosAt.bind(server.sandbox)
+    server.sandbox.utxosAt = async (addresses) => {
+      await new Promise((done) => setTimeout(done, 1000))
+      return utxosAt(addresses)
+    }
+    const response = await fetch(`${server.base}/contracts`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        'x-change-address': sandboxWallet('alice').address
+      },
+      body: JSON.stringify({ version: 'v1', contract: 'close', tags: {}, metadata: {} })
+    })
+    expect(response.status).toBe(201)
+  })
 
   test(
     'past the cap, slow connections without the token make room: the token gets in, and keeps its connection',
