@@ -1,8 +1,12 @@
 /**
- * The sandbox ledger on disk: `<dataDir>/sandbox-ledger.json`, rewritten after every confirmed transaction and
+ * The sandbox ledger on disk: `<dataDir>/sandbox-ledger.state`, rewritten after every confirmed transaction and
  * every time jump. A write goes to a temporary file that is flushed to disk (fsync) and then renamed over the
  * old one, so a crash leaves either the old or the new state, never half of one; the previous state is first
- * kept as `sandbox-ledger.json.bak` (a hard link to it, or a copy where links are not possible).
+ * kept as `sandbox-ledger.state.bak` (a hard link to it, or a copy where links are not possible).
+ *
+ * The name says what the file is, not how it is written: a small ledger's state is JSON (version 1), a large one's
+ * a CBOR snapshot (version 3) that continues in the log beside it (`sandbox-ledger.log`). It was
+ * `sandbox-ledger.json` until version 3: a data directory of then is moved over when the sandbox opens it.
  *
  * Format (JSON, integers exact):
  *   { "format": "marlowe-desk sandbox ledger", "version": 1, "genesis": <GENESIS_ID>,
@@ -292,7 +296,9 @@ export function decodeSnapshot(json: string, readLog?: ReadLog): SavedLedger {
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
-export const STATE_FILE_NAME = 'sandbox-ledger.json'
+export const STATE_FILE_NAME = 'sandbox-ledger.state'
+/** The state file's name until version 3 snapshots, when it could only hold JSON. */
+const FORMER_STATE_FILE_NAME = 'sandbox-ledger.json'
 
 export class StateFile {
   readonly path: string
@@ -318,6 +324,7 @@ export class StateFile {
    * 2 snapshot reads its log through `readLog` (see `decodeSnapshot`).
    */
   read(readLog?: ReadLog): (SavedLedger & { readonly size: number }) | undefined {
+    this.moveFromFormerName()
     if (!existsSync(this.path)) return undefined
     let file: Buffer
     try {
@@ -343,6 +350,38 @@ export class StateFile {
     } catch (e) {
       throw this.unusable(`it is corrupt: ${message(e)}`, log ?? this.logBeside())
     }
+  }
+
+  /**
+   * Gives a state file and its backup kept under the former name the current one. Each rename is atomic and made
+   * durable (the directory flushed) before the next; the backup goes first, so a crash between them leaves the
+   * state file under its former name, moved at the next opening. Both names present cannot come from a move, so
+   * which one holds the ledger is not guessed: the sandbox refuses to start. A temporary file the former writer
+   * left holds nothing a reader needs.
+   */
+  private moveFromFormerName(): void {
+    const former = join(this.dir, FORMER_STATE_FILE_NAME)
+    for (const [from, to] of [
+      [`${former}.bak`, this.backupPath],
+      [former, this.path]
+    ] as const) {
+      if (!existsSync(from)) continue
+      if (existsSync(to)) {
+        throw new ChainError(
+          'Unavailable',
+          `The sandbox ledger in ${this.dir} is under two names: ${from} (its name before this version) and ${to}. Both were left untouched. Keep the one that holds the ledger you mean to use and move the other away.`,
+          { path: from }
+        )
+      }
+      try {
+        renameSync(from, to)
+        syncDirectory(this.dir)
+      } catch (e) {
+        throw new ChainError('Unavailable', `The sandbox cannot rename ${from} to ${to}: ${message(e)}`, { path: from })
+      }
+    }
+    rmSync(`${former}.tmp`, { force: true })
+    rmSync(`${former}.bak.tmp`, { force: true })
   }
 
   /**

@@ -1,9 +1,10 @@
 /**
  * A large ledger's snapshot in version 3 (binary-snapshot.ts): a version 2 ledger saved by the release before
- * loads as it was and becomes version 3 at its next snapshot; a truncated, damaged or hostile version 3 file is
+ * (under the state file's former name) loads as it was, moved to the current name, and becomes version 3 at its
+ * next snapshot; the ledger under both names is refused; a truncated, damaged or hostile version 3 file is
  * refused with what is wrong, and left as it was.
  */
-import { copyFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import { decode, Encoder } from 'cbor-x'
@@ -28,8 +29,11 @@ const HEAD = BINARY_VERSION_AT + 1 + 4 + 4
 const open = (dir: string, clock: ManualClock): SandboxProvider =>
   fresh(clock, { dataDir: dir, logFromBytes: LOG_FROM_BYTES })
 
-function version(dir: string): bigint | undefined {
-  const file = readFileSync(join(dir, STATE_FILE_NAME))
+/** The state file's name in the release before (`sandbox-ledger.json`, as in the fixture). */
+const FORMER_NAME = 'sandbox-ledger.json'
+
+function version(dir: string, name = STATE_FILE_NAME): bigint | undefined {
+  const file = readFileSync(join(dir, name))
   if (isBinarySnapshot(file)) return BigInt(file[BINARY_VERSION_AT]!)
   const doc = parseJson(file.toString('utf8'))
   return isJsonObject(doc) && typeof doc['version'] === 'bigint' ? doc['version'] : undefined
@@ -74,9 +78,17 @@ describe('version 3 snapshots', () => {
     const dir = scratchDir()
     cpSync(FIXTURE, dir, { recursive: true })
     const clock = new ManualClock(expected['clockMs'])
-    expect(version(dir)).toBe(2n)
+    expect(version(dir, FORMER_NAME)).toBe(2n)
+    const former = readFileSync(join(dir, FORMER_NAME))
+    // A backup and an interrupted write of the release before, as a crash could leave them.
+    copyFileSync(join(dir, FORMER_NAME), join(dir, `${FORMER_NAME}.bak`))
+    writeFileSync(join(dir, `${FORMER_NAME}.tmp`), former.subarray(0, 100))
 
     const sandbox = open(dir, clock)
+    // Moved to the current name, its backup too, the bytes as they were; nothing is left under the former name.
+    expect(readFileSync(join(dir, STATE_FILE_NAME))).toEqual(former)
+    expect(readFileSync(join(dir, `${STATE_FILE_NAME}.bak`))).toEqual(former)
+    expect(readdirSync(dir).filter((name) => name.startsWith(FORMER_NAME))).toEqual([])
     expect(await view(sandbox, txIds)).toBe(stringifyJson(expected['view']!))
     for (let i = 0; i < 40 && version(dir) === 2n; i += 1)
       txIds.push((await sandbox.fund(bob.address, 1_000_000n)).txId)
@@ -87,6 +99,18 @@ describe('version 3 snapshots', () => {
     const again = open(dir, clock)
     expect(await view(again, txIds)).toBe(before)
     expect((await again.txStatus(txIds[0]!)).status).toBe('confirmed')
+  })
+
+  test('a ledger under both the former and the current name is refused, both left untouched', () => {
+    const dir = scratchDir()
+    cpSync(FIXTURE, dir, { recursive: true })
+    const former = readFileSync(join(dir, FORMER_NAME))
+    copyFileSync(join(dir, FORMER_NAME), join(dir, STATE_FILE_NAME))
+    const why = refusal(dir, new ManualClock())
+    expect(why).toContain(`is under two names: ${join(dir, FORMER_NAME)} (its name before this version)`)
+    expect(why).toContain('Keep the one that holds the ledger you mean to use and move the other away')
+    expect(readFileSync(join(dir, FORMER_NAME))).toEqual(former)
+    expect(readFileSync(join(dir, STATE_FILE_NAME))).toEqual(former)
   })
 
   test('a truncated or damaged one is refused and left untouched; its backup recovers every change', async () => {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { ChainError } from '../../../src/chain/provider'
-import { SandboxProvider } from '../../../src/chain/sandbox'
+import { SandboxProvider, STATE_FILE_NAME } from '../../../src/chain/sandbox'
 import { tempDir } from '../support/sandbox'
 
 const opened: SandboxProvider[] = []
@@ -23,6 +23,8 @@ describe('sandbox directory lock', () => {
   test('refuses a directory another live process holds, naming it, and leaves its files alone', () => {
     const dir = tempDir()
     writeFileSync(join(dir, 'sandbox.lock'), `${process.ppid}\n`)
+    // A state file under its former name is the other process's to move, not this one's.
+    writeFileSync(join(dir, 'sandbox-ledger.json'), '{}')
     let error: unknown
     try {
       opened.push(SandboxProvider.open({ dataDir: dir, clockTickMs: false }))
@@ -32,7 +34,8 @@ describe('sandbox directory lock', () => {
     expect(error).toBeInstanceOf(ChainError)
     expect((error as ChainError).reason).toMatch(new RegExp(`in use by process ${process.ppid}`))
     expect(readFileSync(join(dir, 'sandbox.lock'), 'utf8').trim()).toBe(String(process.ppid))
-    expect(existsSync(join(dir, 'sandbox-ledger.json'))).toBe(false)
+    expect(existsSync(join(dir, STATE_FILE_NAME))).toBe(false)
+    expect(readFileSync(join(dir, 'sandbox-ledger.json'), 'utf8')).toBe('{}')
   })
 
   test('takes over a lock whose process is gone', () => {
