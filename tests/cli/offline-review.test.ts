@@ -54,7 +54,7 @@ describe('tx review of a sandbox deposit, offline', () => {
     expect(r.code, r.stderr).toBe(0)
     const net = /\nNet effect:\n(( {2}.*\n)+)/.exec(r.stdout)?.[1] ?? ''
     expect(net).toMatch(
-      /^ {2}alice: unknown — \d+ spent inputs could not be read \(review with a bundle\); the outputs pay it \d+\.\d{6} ada\n$/
+      /^ {2}alice: unknown — \d+ spent inputs, 1 collateral input and 1 reference input could not be read \(review with a bundle\); the outputs pay it \d+\.\d{6} ada\n$/
     )
     expect(net).not.toMatch(/receives|pays \d/)
     expect(r.stdout).not.toMatch(/alice: (receives|pays)/)

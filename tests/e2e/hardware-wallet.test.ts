@@ -220,8 +220,16 @@ describe('hardware wallets in the browser', () => {
 
       // The bare transaction: its inputs unread here, the net effect says what is unknown instead of a total.
       await importFile(unsignedPath)
-      await waitForText(byId('net-effect'), /Unknown: \d+ spent inputs? could not be read/)
+      // The spent, collateral and reference inputs, named alike in the headline, the note and the net effect.
+      const unread = /\d+ spent inputs?, 1 collateral input and 1 reference input could not be read/
+      await waitForText(byId('net-effect'), unread)
       expect(await byId('net-effect').textContent()).not.toMatch(/receives/)
+      expect(await byId('review-summary').textContent()).toMatch(unread)
+      expect(await byId('review-warning').allTextContents()).toContainEqual(expect.stringMatching(unread))
+      // The offline notice keeps a notice's gap above the screen's heading.
+      const notice = await byId('node-offline').boundingBox()
+      const title = await heading('Review: Imported transaction').boundingBox()
+      expect(title!.y - (notice!.y + notice!.height)).toBeGreaterThanOrEqual(16)
       // The contract's step: its inputs, and that what the contract then does cannot be known here — no verdict.
       await waitForText(byId('review-summary'), 'the spent output was not read')
       expect(await byId('review-summary').textContent()).not.toContain('Opens a Marlowe contract')

@@ -226,20 +226,25 @@ describe('review of the deposit without its inputs (a bare file, no bundle)', ()
     const [effect] = review.netEffect
     const unread = review.inputs.filter((i) => !i.resolved).length
     expect(unread).toBe(review.inputs.length)
-    expect(effect).toMatchObject({ wallet: 'alice', complete: false, unresolvedInputs: BigInt(unread) })
+    expect(effect).toMatchObject({ wallet: 'alice', complete: false })
     const change = effect!.complete ? 0n : effect!.received.lovelace
     expect(change).toBeGreaterThan(real.price)
 
     const { wrapper } = await reviewScreen(review, 'apply', wallet('alice', false))
+    // Collateral and reference inputs are unread too: every place names the same inputs in the same words.
+    const phrase = `${unread} spent inputs, 1 collateral input and 1 reference input could not be read`
     const net = wrapper.get('[data-testid=net-effect]')
     expect(net.get('[data-complete=false]').text()).toContain(
-      `Unknown: ${unread} spent inputs could not be read, so what this wallet pays in all cannot be worked out.`
+      `Unknown: ${phrase}, so what this wallet pays in all cannot be worked out.`
+    )
+    expect(wrapper.findAll('[data-testid=review-warning]').map((w) => w.text())).toContain(
+      `Note: ${phrase}: the values, owners and datums behind them are unknown. Review the transaction with its bundle to see them.`
     )
     expect(net.text()).toContain(`Outputs pay it ${formatAda(change)}`)
     // The change alone, signed, is the inverted claim ("+2,989.78 ada") this screen must not make.
     expect(net.text()).not.toContain(formatAda(change, { signed: true }))
     const summary = wrapper.get('[data-testid=review-summary]').text()
-    expect(summary).toContain(`${unread} spent inputs could not be read, so what your wallets pay in all is unknown.`)
+    expect(summary).toContain(`${phrase}, so what your wallets pay in all is unknown.`)
     expect(summary).not.toMatch(/in all\.|receives/)
   })
 })

@@ -1,13 +1,15 @@
 /** The review model as terminal text: what the transaction does first, then the details a signer checks. */
 import { formatRef } from '../../core/cardano/refs'
 import { stringifyJson, type JsonValue } from '../../core/json/lossless'
-import type {
-  AddressView,
-  InputView,
-  OutputView,
-  PartialWalletEffect,
-  TxReview,
-  ValueView
+import {
+  unreadInputs,
+  unreadInputsText,
+  type AddressView,
+  type InputView,
+  type OutputView,
+  type PartialWalletEffect,
+  type TxReview,
+  type ValueView
 } from '../../core/cardano/review'
 import { isoUtc } from '../../core/time'
 
@@ -61,11 +63,10 @@ function json(v: JsonValue): string {
 }
 
 /** Both sides as they are, no net: what the unread inputs hold (and whose they are) is unknown. */
-function partialEffect(e: PartialWalletEffect): string {
+function partialEffect(e: PartialWalletEffect, unread: string): string {
   const spent =
     e.spentKnown.lovelace === 0n && e.spentKnown.assets.length === 0 ? '' : `, spends ${value(e.spentKnown)}`
-  const n = e.unresolvedInputs
-  return `${e.wallet}: unknown — ${n} spent input${n === 1n ? '' : 's'} could not be read (review with a bundle); the outputs pay it ${value(e.received)}${spent}`
+  return `${e.wallet}: unknown — ${unread} could not be read (review with a bundle); the outputs pay it ${value(e.received)}${spent}`
 }
 
 export function renderReview(r: TxReview): string {
@@ -86,7 +87,7 @@ export function renderReview(r: TxReview): string {
   section(
     'Net effect',
     r.netEffect.map((e) => {
-      if (!e.complete) return partialEffect(e)
+      if (!e.complete) return partialEffect(e, unreadInputsText(unreadInputs(r)))
       const moves = [e.lovelace >= 0n ? `pays ${formatAda(e.lovelace)}` : `receives ${formatAda(-e.lovelace)}`]
       for (const a of e.assets)
         moves.push(

@@ -323,8 +323,7 @@ const netEffect = z.discriminatedUnion('complete', [
     withdrawn: natural,
     complete: z.literal(false),
     received: value,
-    spentKnown: value,
-    unresolvedInputs: natural
+    spentKnown: value
   })
 ])
 

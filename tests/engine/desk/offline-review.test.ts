@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { BlockfrostProvider } from '../../../src/chain/blockfrost'
 import type { NetworkName } from '../../../src/chain/provider'
+import { unreadInputs } from '../../../src/core/cardano/review'
 import { unusedPort } from '../../chain/submit-api/peer'
 import { depositFiles } from './deposit-files'
 import { deskHarness, restoreSandboxWallet, type DeskHarness } from './support'
@@ -60,7 +61,8 @@ describe.each(['preprod', 'mainnet'] as const)('a sandbox deposit reviewed on an
     expect(review.inputs.every((i) => !i.resolved)).toBe(true)
     expect(review.netEffect.length).toBeGreaterThan(0)
     for (const effect of review.netEffect) {
-      expect(effect).toMatchObject({ complete: false, unresolvedInputs: BigInt(review.inputs.length) })
+      expect(effect).toMatchObject({ complete: false })
+      expect(unreadInputs(review).spent).toBe(review.inputs.length)
       expect(effect).not.toHaveProperty('lovelace')
     }
   })

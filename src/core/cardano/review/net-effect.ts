@@ -44,16 +44,15 @@ export function netEffect(
       withdrawn.set(w.address.wallet, (withdrawn.get(w.address.wallet) ?? 0n) + w.amount)
     }
   }
-  const unresolved = BigInt(inputs.filter((i) => !i.resolved).length)
+  const unresolved = inputs.some((i) => !i.resolved)
   return [...sides].map(([wallet, { spent, received, net }]) => {
     const common = { wallet, withdrawn: withdrawn.get(wallet) ?? 0n }
-    if (unresolved > 0n) {
+    if (unresolved) {
       return {
         ...common,
         complete: false,
         received: { lovelace: received.lovelace, assets: received.assets(env) },
-        spentKnown: { lovelace: spent.lovelace, assets: spent.assets(env) },
-        unresolvedInputs: unresolved
+        spentKnown: { lovelace: spent.lovelace, assets: spent.assets(env) }
       }
     }
     return { ...common, complete: true, lovelace: net.lovelace, assets: net.assets(env) }

@@ -499,7 +499,8 @@ export interface KnownWalletEffect extends WalletEffectBase {
 
 /**
  * Some inputs unresolved: whose they are and what they hold is unknown, so no net is claimed (outputs alone would
- * read as money received) — only what the outputs pay the wallet and what its resolved inputs hold.
+ * read as money received) — only what the outputs pay the wallet and what its resolved inputs hold. Which inputs
+ * are unread is read from the review's inputs (`unreadInputs`).
  */
 export interface PartialWalletEffect extends WalletEffectBase {
   readonly complete: false
@@ -507,8 +508,6 @@ export interface PartialWalletEffect extends WalletEffectBase {
   readonly received: ValueView
   /** What the wallet's resolved inputs hold: the part of what it spends that is known. */
   readonly spentKnown: ValueView
-  /** The transaction's inputs that could not be read (anyone's). */
-  readonly unresolvedInputs: bigint
 }
 
 export type WalletEffectView = KnownWalletEffect | PartialWalletEffect

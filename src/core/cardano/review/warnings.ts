@@ -11,6 +11,7 @@ import type { ReviewEnv } from './env'
 import { conwayFeatures, preConwayFeatures } from './era'
 import { regionOf } from './encoding-view'
 import type { ReviewWarning, Severity, TxReview, WarningCode } from './types'
+import { unreadCount, unreadInputs, unreadInputsText } from './unread'
 
 /** Beyond the ledger's forecast horizon (3k/f slots = 36 h on mainnet) a Plutus transaction is rejected. */
 const FAR_FUTURE_MS = 36n * 3_600_000n
@@ -180,13 +181,14 @@ function feeAndSizeWarnings(review: ReviewWithoutWarnings, warn: Warn): void {
 }
 
 function inputWarnings(review: ReviewWithoutWarnings, warn: Warn): void {
-  const all = [...review.inputs, ...review.collateral.inputs, ...review.referenceInputs]
-  const unresolved = all.filter((i) => !i.resolved).length
-  if (unresolved > 0) {
+  const unread = unreadInputs(review)
+  const count = unreadCount(unread)
+  if (count > 0) {
+    const them = count === 1 ? 'it' : 'them'
     warn(
       'unresolved-inputs',
       'info',
-      `${unresolved} input${unresolved === 1 ? ' is' : 's are'} not resolved (offline review): values, owners and datums behind ${unresolved === 1 ? 'it' : 'them'} are unknown.`
+      `${unreadInputsText(unread)} could not be read: the values, owners and datums behind ${them} are unknown. Review the transaction with its bundle to see ${them}.`
     )
   }
   // A spent script output's datum hash, and a Marlowe continuation's, must have the datum in the witness set.

@@ -2,7 +2,14 @@
  * The plain-language summary at the top of the review: what the transaction does, what it costs, what it
  * mints and until when it is valid — sentences computed from the review model alone, so they can be tested.
  */
-import type { AddressView, MarloweStepView, MintView, TxReview } from '../../../core/cardano/review'
+import {
+  unreadInputs,
+  unreadInputsText,
+  type AddressView,
+  type MarloweStepView,
+  type MintView,
+  type TxReview
+} from '../../../core/cardano/review'
 import { stringifyJson } from '../../../core/json/lossless'
 import { decodeInput } from '../../../core/marlowe/json'
 import { formatAda, formatQuantity } from '../format/amounts'
@@ -85,11 +92,9 @@ interface Flows {
 function cost(review: TxReview): string {
   const fee = formatAda(review.fee.fee)
   const payers = new Set(review.inputs.flatMap((i) => (i.owner === 'own' && i.wallet !== undefined ? [i.wallet] : [])))
-  const unread = review.inputs.filter((i) => !i.resolved).length
-  if (unread > 0) {
-    const inputs = unread === 1 ? '1 spent input' : `${unread} spent inputs`
-    return `The fee is ${fee}. ${inputs} could not be read, so what your wallets pay in all is unknown.`
-  }
+  const unread = unreadInputs(review)
+  if (unread.spent > 0)
+    return `The fee is ${fee}. ${unreadInputsText(unread)} could not be read, so what your wallets pay in all is unknown.`
   if (payers.size === 0) return `The fee is ${fee}; none of your wallets pays for this transaction.`
   const total = review.netEffect.reduce((sum, e) => (payers.has(e.wallet) && e.complete ? sum + e.lovelace : sum), 0n)
   const flows = paidFlows(review, payers)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { formatShelleyAddress } from '../../../../src/core/cardano/address'
 import {
   reviewTransaction,
+  unreadInputsText,
   type ReviewContext,
   type ReviewWarning,
   type WarningCode
@@ -183,8 +184,17 @@ describe('signature, fee and size warnings', () => {
 describe('resolution, encoding and structure warnings', () => {
   it('unresolved inputs', () => {
     expect(find(warningsOf(paymentTx()), 'unresolved-inputs').message).toBe(
-      '2 inputs are not resolved (offline review): values, owners and datums behind them are unknown.'
+      '2 spent inputs could not be read: the values, owners and datums behind them are unknown. Review the transaction with its bundle to see them.'
     )
+  })
+
+  it('unread inputs are named by role, in one phrase', () => {
+    expect(unreadInputsText({ spent: 3, collateral: 1, reference: 1 })).toBe(
+      '3 spent inputs, 1 collateral input and 1 reference input'
+    )
+    expect(unreadInputsText({ spent: 1, collateral: 0, reference: 2 })).toBe('1 spent input and 2 reference inputs')
+    expect(unreadInputsText({ spent: 0, collateral: 2, reference: 0 })).toBe('2 collateral inputs')
+    expect(unreadInputsText({ spent: 0, collateral: 0, reference: 0 })).toBe('')
   })
 
   it('non-canonical encodings in the body', () => {
