@@ -5,13 +5,14 @@
  */
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia } from 'pinia'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createMemoryHistory, createWebHashHistory } from 'vue-router'
 import type { WalletBalance, WalletSummary } from '../../src/api/contract'
 import { encodeWire } from '../../src/api/wire'
 import { createDesk, deskKey } from '../../src/renderer/src/api/desk'
 import { httpTransport } from '../../src/renderer/src/api/transport'
 import App from '../../src/renderer/src/App.vue'
+import { STATUS_POLL_MS } from '../../src/renderer/src/composables/status-poll'
 import { createDeskRouter } from '../../src/renderer/src/router'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { NOTHING_HELD } from './support/balance'
@@ -97,6 +98,100 @@ describe('engine connection', () => {
     expect(notice.text()).not.toContain('Cannot reach the engine')
     expect(notice.get('[data-testid=error]').text()).toContain('no session with the engine')
     expect(wrapper.find('nav').exists()).toBe(false)
+  })
+})
+
+describe('the node coming back, or going away, while the app is open', () => {
+  const offline = {
+    version: '0.1.0',
+    network: 'preprod',
+    chainTime: NOW,
+    offline: 'no preprod node can be reached (connection refused)'
+  } as const
+  const online = status(NOW, 'preprod')
+  let visibility: DocumentVisibilityState = 'visible'
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility })
+  afterEach(() => {
+    vi.useRealTimers()
+    visibility = 'visible'
+  })
+
+  /** The app over an engine whose status is `answer()`, each status call counted (and held while `hold` is set). */
+  async function openApp(answer: () => unknown) {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    const calls = { status: 0, hold: undefined as Promise<void> | undefined }
+    const fetchFn = async (url: string | URL | Request): Promise<Response> => {
+      const isStatus = String(url).endsWith('/api/app.status')
+      if (isStatus) {
+        calls.status += 1
+        await calls.hold
+      }
+      return new Response(encodeWire({ ok: true, value: isStatus ? answer() : [] }), { status: 200 })
+    }
+    const wrapper = mount(App, {
+      global: {
+        plugins: [createPinia(), createDeskRouter(createMemoryHistory())],
+        provide: { [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch)) }
+      }
+    })
+    await flushPromises()
+    const tick = async (): Promise<void> => {
+      vi.advanceTimersByTime(STATUS_POLL_MS)
+      await flushPromises()
+    }
+    return { wrapper, calls, tick }
+  }
+
+  test('a Desk opened offline drops its notice when the node answers again, and shows it when the node goes', async () => {
+    let node: unknown = offline
+    const { wrapper, tick } = await openApp(() => node)
+    expect(wrapper.get('[data-testid=node-offline]').text()).toContain('no preprod node can be reached')
+    await tick()
+    expect(wrapper.find('[data-testid=node-offline]').exists()).toBe(true)
+
+    node = online
+    await tick()
+    expect(wrapper.find('[data-testid=node-offline]').exists()).toBe(false)
+    expect(wrapper.get('[data-testid=network-badge]').text()).toBe('preprod')
+
+    node = offline
+    await tick()
+    expect(wrapper.get('[data-testid=node-offline]').text()).toContain('no preprod node can be reached')
+    wrapper.unmount()
+  })
+
+  test('a slow answer is waited for, not asked again over; a hidden window is not polled; unmounted, none', async () => {
+    const { wrapper, calls, tick } = await openApp(() => offline)
+    expect(calls.status).toBe(1)
+    let answer = (): void => undefined
+    calls.hold = new Promise((resolve) => (answer = resolve))
+    await tick()
+    await tick()
+    await tick()
+    expect(calls.status).toBe(2)
+    answer()
+    calls.hold = undefined
+    await flushPromises()
+    await tick()
+    expect(calls.status).toBe(3)
+
+    visibility = 'hidden'
+    document.dispatchEvent(new Event('visibilitychange'))
+    await tick()
+    await tick()
+    expect(calls.status).toBe(3)
+    // Visible again: asked at once, then on the interval.
+    visibility = 'visible'
+    document.dispatchEvent(new Event('visibilitychange'))
+    await flushPromises()
+    expect(calls.status).toBe(4)
+    await tick()
+    expect(calls.status).toBe(5)
+
+    wrapper.unmount()
+    await tick()
+    await tick()
+    expect(calls.status).toBe(5)
   })
 })
 
