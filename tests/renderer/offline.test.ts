@@ -97,10 +97,19 @@ describe('offline', () => {
     })
     await flushPromises()
     expect(wrapper.get('[data-testid=sign-panel]').text()).toContain('is watch-only')
+    expect(wrapper.find('[data-testid=export-saved]').exists()).toBe(false)
+    const savedText = (): string => wrapper.get('[data-testid=export-saved]').text().replace(/\s+/g, ' ')
     await wrapper.get('[data-testid=export-unsigned]').trigger('click')
     await flushPromises()
+    expect(savedText()).toContain(`Saved the unsigned transaction as ${real.deposit.txId}.unsigned. Next: sign it`)
     await wrapper.get('[data-testid=export-bundle]').trigger('click')
     await flushPromises()
+    // The file's name and the way on: where the offline Desk takes it, and how the witness comes back.
+    expect(savedText()).toMatch(
+      new RegExp(
+        `^Saved the review bundle as ${real.deposit.txId}\\.bundle\\. Next: on the offline Desk, Offline → Review a transaction file;.* Offline → Submit a witness\\.$`
+      )
+    )
     expect(downloads.map((d) => d.name)).toEqual([`${real.deposit.txId}.unsigned`, `${real.deposit.txId}.bundle`])
     expect(await downloads[1]!.text).toBe('BUNDLE')
 
