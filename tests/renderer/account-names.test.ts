@@ -17,6 +17,7 @@ import {
   valueText
 } from '../../src/renderer/src/model/marlowe-text'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
+import ContractNode from '../../src/renderer/src/components/contracts/ContractNode.vue'
 import ContractDetailView from '../../src/renderer/src/views/ContractDetailView.vue'
 import { FakeDesk, mountWithDesk } from './support/desk'
 import { CONTRACT_ID, WALLET, contractDetail, nextSteps, status } from './support/desk-answers'
@@ -58,6 +59,19 @@ describe('marlowe text with the user’s wallets', () => {
     expect(paymentText({ from: sam, to: { type: 'Party', party: stranger }, token: ADA, amount: 1n }, OWN)).toBe(
       '0.000001 ada from the account of your wallet “Sam” to addr_test1vrss…fvqnpz'
     )
+  })
+})
+
+describe('plain words for what a contract does (issue 17, item 7)', () => {
+  test('a notification names no subject twice, and a When with no action is a wait, not "one of 0 actions"', async () => {
+    expect(`In the contract, ${inputText({ content: { type: 'INotify' } })}`).toBe(
+      'In the contract, a notification is sent'
+    )
+    const waiting: Contract = { type: 'When', cases: [], timeout: DEADLINE, timeoutContinuation: CLOSE }
+    const { wrapper } = await mountWithDesk(ContractNode, new FakeDesk({}), { props: { contract: waiting } })
+    const line = wrapper.get('summary').text()
+    expect(line).toMatch(/^Wait until \w{3} \d{1,2}, \d{4}, .+; nothing can be done before$/)
+    expect(wrapper.text()).not.toMatch(/one of 0|actions happens/)
   })
 })
 
