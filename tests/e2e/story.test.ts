@@ -2,8 +2,10 @@
  * The whole story in a real browser against `marlowe-desk serve --ui` on the sandbox (issue 6, section 3):
  * first run, faucet, an escrow from the template with its roles held by three wallets, review, sign, submit,
  * confirmed; the buyer deposits and says everything is alright; the seller withdraws the payout through the
- * offline path (review bundle → Offline screen → witness file → submitted → confirmed). Then the main screens
- * again at 800×600 and in dark mode (issue 17). Screenshots of each step go to out/e2e-screenshots/.
+ * offline path (review bundle → Offline screen → witness file → submitted → confirmed), at 1280×800 in light.
+ * Then every screen of that story again (its review too, from the story's bundle) at 800×600 in light and dark
+ * and at 1280×800 in dark (issue 17), each checked for content wider than its card. Screenshots of each step go
+ * to out/e2e-screenshots/.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -41,6 +43,8 @@ const missing = missingPrerequisite()
 let server: UiServer | undefined
 let browser: Browser | undefined
 let downloads: string | undefined
+/** The story's review bundle (its withdrawal), reviewed again in every look. */
+let storyBundle: string | undefined
 
 beforeAll(async () => {
   // Without Chromium or the built renderer there is nothing to start; each test then fails saying why.
@@ -503,6 +507,8 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
         const unsigned = await download(page, byId('export-unsigned'), downloads)
         expect(readFileSync(unsigned.path, 'utf8')).toContain('cborHex')
         bundle = await download(page, byId('export-bundle'), downloads)
+        storyBundle = bundle.path
+        await waitForText(byId('export-saved'), `Saved the review bundle as ${bundle.name}. Next: on the offline Desk`)
         await shot('review-withdraw')
 
         // The unsigned transaction alone can be reviewed on the Offline screen, as the same transaction.
@@ -642,6 +648,14 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
         await waitForText(byId('error'), 'This is not a transaction Marlowe Desk can read')
         expect(await byId('error').locator('.notice-message').textContent()).not.toContain('TextEnvelope')
         await check('offline-error')
+        // The story's review bundle: the review screen, its tabs and the Sign panel.
+        if (storyBundle === undefined)
+          throw new Error('the story test exports the bundle reviewed here: run the file whole')
+        await byId('import-tx').setInputFiles(storyBundle)
+        await waitForText(byId('review-summary'), 'Withdraws the payout of role “Seller”.')
+        await check('review-imported-bundle')
+        await byId('tab-raw').click()
+        await check('review-imported-bundle-raw')
 
         await byId('nav-settings').click()
         await byId('settings-view').waitFor()
