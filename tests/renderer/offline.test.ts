@@ -77,6 +77,23 @@ describe('offline', () => {
     expect(wrapper.get('[data-testid=witness-saved]').text()).toContain('deposit.witness')
   })
 
+  test('a build of this Desk imported again once confirmed shows that, and offers no second signature', async () => {
+    const desk = new FakeDesk({
+      'app.status': () => status(1_900_000_000_000n),
+      'wallets.list': () => [alice()],
+      'tx.import': () => ({ txId: real.deposit.txId, known: true, review: real.deposit, cborHex: '84a0' }),
+      'tx.status': ({ txId }) => ({ txId, status: 'confirmed' })
+    })
+    const { wrapper } = await mountWithDesk(App, desk, { path: '/offline' })
+    chooseFile(wrapper.get('[data-testid=import-tx]').element as HTMLInputElement, 'deposit.bundle', 'BUNDLE TEXT')
+    await flushPromises()
+    expect(desk.requests('tx.status')).toEqual([{ txId: real.deposit.txId }])
+    expect(wrapper.get('[data-testid=review-summary]').text()).toContain('Buyer deposits 100 ada')
+    expect(wrapper.get('[data-testid=tx-confirmed]').text()).toContain('Confirmed on chain')
+    expect(wrapper.find('[data-testid=sign-submit]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid=sign-offline]').exists()).toBe(false)
+  })
+
   test('a build is exported, and its witness submitted from the Offline screen until confirmed', async () => {
     const downloads = captureDownloads()
     const desk = new FakeDesk({
