@@ -21,7 +21,7 @@ import { simulateOffThread } from '../worker'
 import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, computeTransactionFailed, engineFailure, evaluating, roleTokenNotFound } from './build-errors'
 import type { BuildContext } from './context'
-import { checkTransactionCosts, withCostErrors } from './cost-check'
+import { checkTransactionCosts, prepareCostCheck, withCostErrors } from './cost-check'
 import { loadMarloweOutput, type Loaded } from './marlowe-input'
 import { marloweTagsMetadatum, MARLOWE_LABEL, transactionMetadataFromJson } from './metadata'
 import { requiredLovelace, withMinLovelace } from './min-utxo'
@@ -109,22 +109,18 @@ async function continuationSafety(
   marloweAddress: string,
   walletAddress: string
 ): Promise<SafetyError[]> {
-  let simulation
+  const preparation = await prepareCostCheck(ctx, scripts, marloweAddress, datum.params.rolesCurrency, walletAddress)
+  const costs = 'setup' in preparation ? preparation.setup : undefined
+  let analysis
   try {
-    simulation = await simulateOffThread({ pp: ctx.pp, datum, marloweAddress })
+    analysis = await simulateOffThread({ pp: ctx.pp, datum, marloweAddress, ...(costs === undefined ? {} : { costs }) })
   } catch (e) {
     if (e instanceof ValueTooLargeError) return [valueTooLargeError(e)]
     throw e
   }
-  const costs = await checkTransactionCosts({
-    ctx,
-    scripts,
-    marloweAddress,
-    rolesCurrency: datum.params.rolesCurrency,
-    walletAddress,
-    transactions: simulation.costliest
-  })
-  return withCostErrors(simulation.errors, costs)
+  const { simulation, candidates } = analysis
+  const found = await checkTransactionCosts(ctx, preparation, simulation.costliest, candidates)
+  return withCostErrors(simulation.errors, found)
 }
 
 /**

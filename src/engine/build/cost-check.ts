@@ -16,11 +16,12 @@
  * timeout and the state's minimum time shifted alike — and recomputed there, checked to take the same step; only
  * the datum's time constants differ.
  *
- * At most `2 × COSTLIEST_PER_MEASURE` evaluations per check (./simulate.ts), run at once.
+ * The transactions are built where the simulation runs, on the engine's worker, in the same task
+ * (`buildCostCandidates`): one message per check rather than one per transaction. At most
+ * `2 × COSTLIEST_PER_MEASURE` evaluations per check (./simulate.ts), run at once on this side.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { MarloweDeployment } from '../../chain/deployments'
-import { ChainError, type ExUnits, type ProtocolParameters, type Utxo } from '../../chain/provider'
+import { ChainError, type EraSummary, type ExUnits, type ProtocolParameters, type Utxo } from '../../chain/provider'
 import { utf8Encode } from '../../core/bytes'
 import { parseShelleyAddress } from '../../core/cardano/address'
 import { blake2b256Hex } from '../../core/cardano/tx'
@@ -39,8 +40,7 @@ import type {
   TransactionSuccess
 } from '../../core/marlowe/types'
 import { EngineError } from '../errors'
-import { assembleOffThread } from '../worker'
-import { placeholderUnits } from './assemble'
+import { assemble, placeholderUnits } from './assemble'
 import type { BuildContext } from './context'
 import { feeAllowance } from './inputs'
 import { payoutOutputs } from './payout-outputs'
@@ -79,17 +79,31 @@ const UNLIMITED_TX_SIZE = 0x7fffffff
 /** The same cost models object, whose serialisation ./protocol.ts keeps. */
 const sizeUnlimited = (pp: ProtocolParameters): ProtocolParameters => ({ ...pp, maxTxSize: UNLIMITED_TX_SIZE })
 
-export interface CostCheckInput {
-  readonly ctx: BuildContext
+/** What building the check's transactions takes, read from the chain beforehand: plain data, for the worker. */
+export interface CostSetup {
+  readonly pp: ProtocolParameters
+  readonly mainnet: boolean
   /** The scripts the contract runs. */
   readonly scripts: MarloweDeployment
+  readonly semantics: RefScript
   /** The contract's address: where its continuing outputs go. */
   readonly marloweAddress: string
   readonly rolesCurrency: string
   /** The wallet that would build the transactions: it pays the fee, deposits, and holds the role tokens. */
   readonly walletAddress: string
-  readonly transactions: readonly SimulatedTx[]
+  readonly eras: readonly EraSummary[]
+  readonly tipSlot: bigint
+  readonly safeZoneSlots: bigint
 }
+
+/** The setup, or the note saying why no cost can be checked. */
+export type CostPreparation = { readonly setup: CostSetup } | { readonly unreadable: SafetyError }
+
+/** A costliest transaction as the check built it, or why it could not. */
+export type CostCandidate =
+  | { readonly tx: SimulatedTx; readonly unplaced: true }
+  | { readonly tx: SimulatedTx; readonly unbuilt: string }
+  | { readonly tx: SimulatedTx; readonly built: Simulated }
 
 const note = (detail: string, extra: Record<string, JsonValue> = {}): SafetyError =>
   ({ error: COST_NOT_CHECKED, detail, ...extra, fatal: false }) as SafetyError
@@ -206,7 +220,7 @@ function syntheticUtxo(index: number, address: string, value: Value, datum?: Uin
   return datum === undefined ? { ref, address, value } : { ref, address, value, datumHash: datumHash(datum), datum }
 }
 
-interface Simulated {
+export interface Simulated {
   readonly tx: Uint8Array
   /** Its size once signed. */
   readonly bytes: number
@@ -214,13 +228,8 @@ interface Simulated {
 }
 
 /** The transaction the apply builder would build for the placed step, and the UTxOs it spends. */
-async function buildSimulated(
-  input: CostCheckInput,
-  semantics: RefScript,
-  placed: Placed,
-  tx: SimulatedTx
-): Promise<Simulated> {
-  const { ctx, rolesCurrency, walletAddress } = input
+function buildSimulated(input: CostSetup, placed: Placed, tx: SimulatedTx): Simulated {
+  const { pp, rolesCurrency, walletAddress } = input
   const datum: MarloweData = { params: { rolesCurrency }, state: placed.state, contract: placed.contract }
   const datumBytes = encodeMarloweData(datum)
   const marlowe = syntheticUtxo(0, input.marloweAddress, stateValue(placed.state), datumBytes)
@@ -252,20 +261,20 @@ async function buildSimulated(
     return payment.type === 'key' ? [payment.hash] : []
   })
   const plan: TxPlan = {
-    scriptSpends: [{ utxo: marlowe, script: semantics, datum: datumBytes, redeemer: encodeRedeemer(inputs) }],
+    scriptSpends: [{ utxo: marlowe, script: input.semantics, datum: datumBytes, redeemer: encodeRedeemer(inputs) }],
     walletSpends: [wallet],
-    outputs: [...continuing, ...payoutOutputs(ctx, input.scripts, rolesCurrency, out).map((p) => p.output)],
+    outputs: [...continuing, ...payoutOutputs(input, input.scripts, rolesCurrency, out).map((p) => p.output)],
     requiredSigners,
     metadata: new Map(),
     validity: { invalidBefore: placed.invalidBefore, invalidHereafter: placed.invalidHereafter }
   }
-  const built = await assembleOffThread({
-    pp: sizeUnlimited(ctx.pp),
+  const built = assemble({
+    pp: sizeUnlimited(pp),
     plan,
     walletInputs: [wallet],
     changeAddress: walletAddress,
-    collateral: { utxo: collateral, total: requiredCollateral(ctx.pp, feeAllowance(ctx.pp, plan)) },
-    exUnits: placeholderUnits(ctx.pp, plan, [wallet])
+    collateral: { utxo: collateral, total: requiredCollateral(pp, feeAllowance(pp, plan)) },
+    exUnits: placeholderUnits(pp, plan, [wallet])
   })
   const walletKey = parseShelleyAddress(walletAddress).payment
   const signers = new Set([...(walletKey.type === 'key' ? [walletKey.hash] : []), ...requiredSigners])
@@ -308,37 +317,78 @@ const over = (used: bigint, limit: bigint, what: string): string[] =>
   used > limit ? [`${what} ${used} of at most ${limit} (${used - limit} over)`] : []
 
 /**
+ * Reads what building the check's transactions takes: the validator's reference script, the tip and the eras. An
+ * unreadable reference script is a note, not a failure: the build goes on without the check.
+ */
+export async function prepareCostCheck(
+  ctx: BuildContext,
+  scripts: MarloweDeployment,
+  marloweAddress: string,
+  rolesCurrency: string,
+  walletAddress: string
+): Promise<CostPreparation> {
+  let semantics: RefScript
+  try {
+    semantics = await ctx.refScripts.get(scripts.semantics, 'MarloweScriptNotPublished')
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e
+    return {
+      unreadable: note(
+        "The execution cost and size of the contract's transactions were not checked: the Marlowe validator's " +
+          `reference script could not be read (${e.message}).`
+      )
+    }
+  }
+  const [tip, eras] = await Promise.all([ctx.provider.tip(), ctx.provider.eraSummaries()])
+  const { pp, mainnet, safeZoneSlots } = ctx
+  return {
+    setup: {
+      pp,
+      mainnet,
+      scripts,
+      semantics,
+      marloweAddress,
+      rolesCurrency,
+      walletAddress,
+      eras,
+      tipSlot: tip.slot,
+      safeZoneSlots
+    }
+  }
+}
+
+/** The simulation's costliest transactions placed in time and built as the apply builder builds them. */
+export function buildCostCandidates(setup: CostSetup, transactions: readonly SimulatedTx[]): CostCandidate[] {
+  const clock = new SlotClock(setup.eras, setup.tipSlot, setup.safeZoneSlots)
+  return transactions.map((tx): CostCandidate => {
+    const placed = place(tx, clock, setup.tipSlot)
+    if (placed === undefined) return { tx, unplaced: true }
+    try {
+      return { tx, built: buildSimulated(setup, placed, tx) }
+    } catch (e) {
+      if (e instanceof EngineError) return { tx, unbuilt: e.message }
+      throw e
+    }
+  })
+}
+
+/**
  * One transaction's check. `runScripts` false (stand-in scripts): its size alone, which the scripts do not change
  * (they are referenced, not carried), and a silent pass where it could not be built.
  */
-async function checkOne(
-  input: CostCheckInput,
-  semantics: RefScript,
-  clock: SlotClock,
-  nowSlot: bigint,
-  tx: SimulatedTx,
-  runScripts: boolean
-): Promise<SafetyError[]> {
-  // Each check's own work (tens of milliseconds on a large contract) gets its own turn of the event loop, so
-  // that the checks, started together, never hold it all at once.
-  await nextTurn()
-  const placed = place(tx, clock, nowSlot)
-  if (placed === undefined) {
+async function checkOne(ctx: BuildContext, candidate: CostCandidate, runScripts: boolean): Promise<SafetyError[]> {
+  const { tx } = candidate
+  if ('unplaced' in candidate) {
     return runScripts ? [notChecked(tx, 'It takes a different step at every time the chain can evaluate.')] : []
   }
-  let simulated: Simulated
-  try {
-    simulated = await buildSimulated(input, semantics, placed, tx)
-  } catch (e) {
-    if (e instanceof EngineError) return runScripts ? [notChecked(tx, `It could not be built: ${e.message}`)] : []
-    throw e
-  }
-  const { pp } = input.ctx
+  if ('unbuilt' in candidate) return runScripts ? [notChecked(tx, `It could not be built: ${candidate.unbuilt}`)] : []
+  const simulated = candidate.built
+  const { pp } = ctx
   const size = over(BigInt(simulated.bytes), BigInt(pp.maxTxSize), 'Transaction size in bytes:')
   if (!runScripts) {
     return size.length === 0 ? [] : [overLimit(tx, `Over the protocol's per-transaction limits. ${size.join('; ')}.`)]
   }
-  const cost = await evaluate(input.ctx, simulated)
+  const cost = await evaluate(ctx, simulated)
   const max = pp.maxTxExUnits
   if ('failed' in cost) return [notChecked(tx, `The scripts failed on it: ${cost.failed}`)]
   const problems = [
@@ -358,29 +408,19 @@ async function checkOne(
 }
 
 /**
- * The cost check of the simulation's costliest transactions: fatal errors for those over a limit, notes for those
- * not checked (or one note for all, on stand-in scripts); empty when every one fits. One evaluation each.
+ * The cost check of the simulation's costliest transactions, built beforehand (`buildCostCandidates`): fatal
+ * errors for those over a limit, notes for those not checked (or one note for all, on stand-in scripts); empty
+ * when every one fits. One evaluation each.
  */
-export async function checkTransactionCosts(input: CostCheckInput): Promise<SafetyError[]> {
-  if (input.transactions.length === 0) return []
-  const { ctx } = input
-  const runScripts = !input.scripts.standIn
-  let semantics: RefScript
-  try {
-    semantics = await ctx.refScripts.get(input.scripts.semantics, 'MarloweScriptNotPublished')
-  } catch (e) {
-    if (!(e instanceof EngineError)) throw e
-    return [
-      note(
-        "The execution cost and size of the contract's transactions were not checked: the Marlowe validator's " +
-          `reference script could not be read (${e.message}).`
-      )
-    ]
-  }
-  const [tip, eras] = await Promise.all([ctx.provider.tip(), ctx.provider.eraSummaries()])
-  const clock = new SlotClock(eras, tip.slot, ctx.safeZoneSlots)
-  const found = await Promise.all(
-    input.transactions.map((tx) => checkOne(input, semantics, clock, tip.slot, tx, runScripts))
-  )
+export async function checkTransactionCosts(
+  ctx: BuildContext,
+  preparation: CostPreparation,
+  transactions: readonly SimulatedTx[],
+  candidates: readonly CostCandidate[]
+): Promise<SafetyError[]> {
+  if (transactions.length === 0) return []
+  if ('unreadable' in preparation) return [preparation.unreadable]
+  const runScripts = !preparation.setup.scripts.standIn
+  const found = await Promise.all(candidates.map((c) => checkOne(ctx, c, runScripts)))
   return runScripts ? found.flat() : [...found.flat(), STAND_IN_NOTE]
 }

@@ -12,7 +12,7 @@ import { simulateOffThread } from '../worker'
 import { balanceAndBuild, builtTxFields } from './balance'
 import { badRequest, engineFailure, evaluatingOffThread, insufficientMinAdaDeposit } from './build-errors'
 import type { BuildContext } from './context'
-import { checkTransactionCosts, isCostNotChecked, withCostErrors } from './cost-check'
+import { checkTransactionCosts, isCostNotChecked, prepareCostCheck, withCostErrors } from './cost-check'
 import { creatorDeposit, initialState } from './initial-state'
 import {
   MARLOWE_LABEL,
@@ -121,8 +121,14 @@ export async function buildCreate(
         : { currencySymbol: rolesCurrency, tokenName: roles.threadTokenName }
     const { datum, deposit } = initialDatum(ctx, wallet, request, rolesCurrency, threadToken)
     const { state, contract } = datum
+    const cached = costChecks.get(rolesCurrency)
+    const preparation = await prepareCostCheck(ctx, current, marloweAddress, rolesCurrency, wallet.changeAddress)
+    // The cost check's transactions are built with the simulation, in its task, unless this plan's were already.
+    const costSetup = cached === undefined && 'setup' in preparation ? { costs: preparation.setup } : {}
     // A contract the engine cannot evaluate on some path could never be acted on through it there: refused.
-    const simulation = await evaluatingOffThread(() => simulateOffThread({ pp: ctx.pp, datum, marloweAddress }))
+    const { simulation, candidates } = await evaluatingOffThread(() =>
+      simulateOffThread({ pp: ctx.pp, datum, marloweAddress, ...costSetup })
+    )
     const found = [
       ...checkContract({ mainnet, rolesCurrency, state, contract, roles: roles.check, continuations }),
       ...simulation.errors
@@ -131,16 +137,9 @@ export async function buildCreate(
     // refused before its costs are evaluated.
     const funded = accounts.length > 0
     if (funded && found.length > 0) throw safetyAnalysisFailed(found)
-    let costs = costChecks.get(rolesCurrency)
+    let costs = cached
     if (costs === undefined) {
-      costs = checkTransactionCosts({
-        ctx,
-        scripts: current,
-        marloweAddress,
-        rolesCurrency,
-        walletAddress: wallet.changeAddress,
-        transactions: simulation.costliest
-      })
+      costs = checkTransactionCosts(ctx, preparation, simulation.costliest, candidates)
       costChecks.set(rolesCurrency, costs)
     }
     const safetyErrors = withCostErrors(found, await costs)

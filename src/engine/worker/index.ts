@@ -15,11 +15,11 @@ import { join } from 'node:path'
 import type { PlutusEvaluator } from '../../chain/sandbox'
 import type { TxReview, ReviewContext } from '../../core/cardano/review'
 import { ValueTooLargeError } from '../../core/marlowe/limits'
-import type { AssembleInput, Assembled, Simulation, SimulationInput } from '../build'
+import type { AssembleInput, Assembled, CostCandidate, Simulation } from '../build'
 import { EngineError } from '../errors'
 import { WorkerRunner } from './runner'
 import type { LoadedTx } from '../offline-tx'
-import type { EngineTasks } from './tasks'
+import type { EngineTasks, SafetyInput } from './tasks'
 
 export { WorkerRunner, type RunnerStatus, type WorkerRunnerOptions } from './runner'
 
@@ -80,11 +80,16 @@ export function readImportedOffThread(text: string): Promise<LoadedTx> {
   return engineWorker().run('readImported', text, 'Reading the transaction file')
 }
 
-/** `simulateTransactions` (../build/simulate.ts), throwing its `ValueTooLargeError` as it does. */
-export async function simulateOffThread(input: SimulationInput): Promise<Simulation> {
+/**
+ * `simulateTransactions` (../build/simulate.ts), throwing its `ValueTooLargeError` as it does, and with `costs` the
+ * cost check's transactions built in the same task (`buildCostCandidates`).
+ */
+export async function simulateOffThread(
+  input: SafetyInput
+): Promise<{ readonly simulation: Simulation; readonly candidates: CostCandidate[] }> {
   const outcome = await engineWorker().run('simulate', input, 'The safety analysis')
   if (outcome.type === 'valueTooLarge') throw new ValueTooLargeError(outcome.value, outcome.bits, outcome.path)
-  return outcome.simulation
+  return { simulation: outcome.simulation, candidates: outcome.candidates }
 }
 
 /** `assemble` (../build/assemble.ts): one CSL pass, which takes hundreds of milliseconds on a large transaction. */

@@ -15,6 +15,9 @@ import {
   assemble,
   type AssembleInput,
   type Assembled,
+  buildCostCandidates,
+  type CostCandidate,
+  type CostSetup,
   simulateTransactions,
   type Simulation,
   type SimulationInput
@@ -28,15 +31,20 @@ export interface ReviewInput {
   readonly context: ReviewContext
 }
 
+/** The simulation, and with `costs` its costliest transactions built for the cost check (../build/cost-check.ts). */
+export interface SafetyInput extends SimulationInput {
+  readonly costs?: CostSetup
+}
+
 /** The walk's result, or the value beyond the core's limit that ended it (an error that crosses as data). */
 export type SimulationOutcome =
-  | { readonly type: 'simulated'; readonly simulation: Simulation }
+  | { readonly type: 'simulated'; readonly simulation: Simulation; readonly candidates: CostCandidate[] }
   | { readonly type: 'valueTooLarge'; readonly value: Value; readonly bits: number; readonly path?: string }
 
 export interface EngineTasks {
   review: { input: ReviewInput; output: TxReview }
   readImported: { input: string; output: LoadedTx }
-  simulate: { input: SimulationInput; output: SimulationOutcome }
+  simulate: { input: SafetyInput; output: SimulationOutcome }
   assemble: { input: AssembleInput; output: Assembled }
   evaluatePlutus: { input: PlutusRequest; output: PlutusOutcome }
   /** Diagnostics: the size of the worker's CSL memory (`cslMemoryBytes`). */
@@ -57,9 +65,14 @@ function readImported(text: string): LoadedTx {
   return readLoaded(new TextEncoder().encode(text))
 }
 
-function simulate(input: SimulationInput): SimulationOutcome {
+function simulate({ costs, ...input }: SafetyInput): SimulationOutcome {
   try {
-    return { type: 'simulated', simulation: simulateTransactions(input) }
+    const simulation = simulateTransactions(input)
+    const candidates =
+      costs === undefined
+        ? []
+        : buildCostCandidates({ ...costs, pp: withKnownCostModels(costs.pp) }, simulation.costliest)
+    return { type: 'simulated', simulation, candidates }
   } catch (e) {
     if (!(e instanceof ValueTooLargeError)) throw e
     return { type: 'valueTooLarge', value: e.value, bits: e.bits, ...(e.path === undefined ? {} : { path: e.path }) }
@@ -80,11 +93,15 @@ function sameCostModels(a: CostModels, b: CostModels): boolean {
   })
 }
 
-/** The assembly, given the known cost models when they are the same, whose serialisation ../build/protocol.ts keeps. */
-function assembleHere(input: AssembleInput): Assembled {
-  const { costModels } = input.pp
+/** `pp` with the known cost models when they are the same, whose serialisation ../build/protocol.ts keeps. */
+function withKnownCostModels(pp: ProtocolParameters): ProtocolParameters {
+  const { costModels } = pp
   if (knownCostModels === undefined || !sameCostModels(knownCostModels, costModels)) knownCostModels = costModels
-  return assemble({ ...input, pp: { ...input.pp, costModels: knownCostModels } })
+  return { ...pp, costModels: knownCostModels }
+}
+
+function assembleHere(input: AssembleInput): Assembled {
+  return assemble({ ...input, pp: withKnownCostModels(input.pp) })
 }
 
 /** One for the worker's life, started at its first evaluation: it replaces its own wasm as it goes. */

@@ -14,6 +14,8 @@ import { decodeTransaction } from '../../../src/core/cardano/tx'
 import { ValueTooLargeError } from '../../../src/core/marlowe/limits'
 import { encodeContract } from '../../../src/core/marlowe/json/encode'
 import { ADA, CLOSE, type Contract, type MarloweData, type Party } from '../../../src/core/marlowe/types'
+import { buildCostCandidates, type CostSetup } from '../../../src/engine/build/cost-check'
+import { ReferenceScripts } from '../../../src/engine/build/scripts'
 import { simulateTransactions, type SimulationInput } from '../../../src/engine/build/simulate'
 import { EngineError } from '../../../src/engine/errors'
 import { engineWorker, readImportedOffThread, reviewOffThread, simulateOffThread } from '../../../src/engine/worker'
@@ -125,8 +127,34 @@ describe('off the thread, the same answers as on it', () => {
   test('the safety analysis: warnings, the report budget, the costliest transactions', async () => {
     for (const contract of [longWalk(20, 20), rebinding(400, 1n), longWalk(3, 0)]) {
       const input = simulationInput(contract)
-      expect(await simulateOffThread(input)).toStrictEqual(simulateTransactions(input))
+      expect((await simulateOffThread(input)).simulation).toStrictEqual(simulateTransactions(input))
     }
+  })
+
+  test("the cost check's transactions, built in the analysis' task: the same as built here", async () => {
+    const { sandbox } = server
+    const scripts = sandbox.deployment
+    const semantics = await new ReferenceScripts(sandbox).get(scripts.semantics, 'MarloweScriptNotPublished')
+    const [tip, eras] = await Promise.all([sandbox.tip(), sandbox.eraSummaries()])
+    const input = simulationInput(longWalk(3, 2))
+    const costs: CostSetup = {
+      pp,
+      mainnet: false,
+      scripts,
+      semantics,
+      marloweAddress: input.marloweAddress,
+      rolesCurrency: input.datum.params.rolesCurrency,
+      walletAddress: alice.address,
+      eras,
+      tipSlot: tip.slot,
+      safeZoneSlots: 1000n
+    }
+    const here = buildCostCandidates(costs, simulateTransactions(input).costliest)
+    expect(here.length).toBeGreaterThan(0)
+    expect(here.every((c) => 'built' in c && c.built.tx.length > 0)).toBe(true)
+    const there = await simulateOffThread({ ...input, costs })
+    expect(there.candidates).toStrictEqual(here)
+    expect((await simulateOffThread(input)).candidates).toStrictEqual([])
   })
 
   test('the safety analysis meeting a value beyond the limit: the same error, the same path', async () => {
