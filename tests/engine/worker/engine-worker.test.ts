@@ -133,7 +133,8 @@ describe('off the thread, the same answers as on it', () => {
 
   test("the cost check's transactions, built in the analysis' task: the same as built here", async () => {
     const { sandbox } = server
-    const scripts = sandbox.deployment
+    // As on a chain running the validators: every transaction is built, to be evaluated.
+    const scripts = { ...sandbox.deployment, standIn: false }
     const semantics = await new ReferenceScripts(sandbox).get(scripts.semantics, 'MarloweScriptNotPublished')
     const [tip, eras] = await Promise.all([sandbox.tip(), sandbox.eraSummaries()])
     const input = simulationInput(longWalk(3, 2))
@@ -155,6 +156,39 @@ describe('off the thread, the same answers as on it', () => {
     const there = await simulateOffThread({ ...input, costs })
     expect(there.candidates).toStrictEqual(here)
     expect((await simulateOffThread(input)).candidates).toStrictEqual([])
+  })
+
+  test('on stand-in scripts a transaction whose size bound fits is not built, and the bound holds its real size', async () => {
+    const { sandbox } = server
+    const semantics = await new ReferenceScripts(sandbox).get(sandbox.deployment.semantics, 'MarloweScriptNotPublished')
+    const [tip, eras] = await Promise.all([sandbox.tip(), sandbox.eraSummaries()])
+    const setup = (standIn: boolean): CostSetup => ({
+      pp,
+      mainnet: false,
+      scripts: { ...sandbox.deployment, standIn },
+      semantics,
+      marloweAddress: semanticsValidatorAddress('sandbox'),
+      rolesCurrency: 'ab'.repeat(28),
+      walletAddress: alice.address,
+      eras,
+      tipSlot: tip.slot,
+      safeZoneSlots: 1000n
+    })
+    let compared = 0
+    for (const contract of [longWalk(3, 2), longWalk(20, 20)]) {
+      const { costliest } = simulateTransactions(simulationInput(contract))
+      const bounded = buildCostCandidates(setup(true), costliest)
+      const built = buildCostCandidates(setup(false), costliest)
+      bounded.forEach((c, i) => {
+        const real = built[i]!
+        if (!('built' in real)) throw new Error(`transaction ${i} was not built: ${JSON.stringify(Object.keys(real))}`)
+        if ('fitsWithin' in c) {
+          expect(c.fitsWithin).toBeGreaterThanOrEqual(real.built.bytes)
+          compared += 1
+        } else expect(c).toStrictEqual(real)
+      })
+    }
+    expect(compared).toBeGreaterThan(0)
   })
 
   test('the safety analysis meeting a value beyond the limit: the same error, the same path', async () => {
