@@ -404,11 +404,11 @@ export function buildCostCandidates(setup: CostSetup, transactions: readonly Sim
   return transactions.map((tx): CostCandidate => {
     const placed = place(tx, clock, setup.tipSlot)
     if (placed === undefined) return { tx, unplaced: true }
-    const planned = planSimulated(setup, placed, tx)
-    // Stand-in scripts leave only the size to check: a bound within the limit settles it without CSL.
-    const bound = setup.scripts.standIn ? sizeBound(planned) : undefined
-    if (bound !== undefined && bound <= setup.pp.maxTxSize) return { tx, fitsWithin: bound }
     try {
+      const planned = planSimulated(setup, placed, tx)
+      // Stand-in scripts leave only the size to check: a bound within the limit settles it without CSL.
+      const bound = setup.scripts.standIn ? sizeBound(planned) : undefined
+      if (bound !== undefined && bound <= setup.pp.maxTxSize) return { tx, fitsWithin: bound }
       return { tx, built: buildSimulated(planned) }
     } catch (e) {
       if (e instanceof EngineError) return { tx, unbuilt: e.message }
