@@ -2,12 +2,15 @@
  * The lists of contracts as the number of contracts grows: the same reads over a store of SMALL contracts and one
  * of LARGE, each filled by the service's follower from a synthetic history (bench/synthetic-history.ts: every
  * contract created and moved to its close on chain), served by one HTTP server and one desk each, measured in
- * alternating rounds; each row's ratio is cost(LARGE) / cost(SMALL), and flat costs keep it within 2×.
+ * alternating rounds; each row's ratio is cost(LARGE) / cost(SMALL), and flat costs keep it within 2×. Each store
+ * the run has (bench/stores.ts: SQLite, and PostgreSQL where installed) is filled and measured in turn, and its
+ * rows printed apart.
  *
  * Rows: GET /contracts (the newest page of PAGE, and a page of PAGE from the middle by its Range start), the
  * desk's contracts.list without a wallet (the app's list when no wallet is chosen) and with the wallet of the
  * address that is a party to every contract (the list of a wallet with a year of contracts), their first page of
- * PAGE; and the process's RSS with both stores open and listed, against the issue's bound for 10,000 contracts.
+ * PAGE; and the process's RSS with both stores open and listed, against the issue's bound for 10,000 contracts
+ * (a PostgreSQL store's rows are in its server's memory, not this process's).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,10 +25,11 @@ import { Keystore } from '../src/engine/keys'
 import { openService, type OpenService } from '../src/engine/service'
 import { createServer, listen } from '../src/server/app'
 import { catchUp, indexedSandbox } from './chain-index.bench'
-import { printRows, type Row } from './harness'
+import { machineLoad, printRows, type Row } from './harness'
 import { httpGet } from './http'
 import { percentile } from './load'
 import { mib, settledRss } from './memory'
+import type { BenchStore, BenchStores } from './stores'
 import { syntheticHistory } from './synthetic-history'
 
 const SMALL = 100
@@ -48,13 +52,13 @@ interface Served {
   close(): Promise<void>
 }
 
-async function served(dir: string, contracts: number): Promise<Served> {
+async function served(dir: string, store: BenchStore, contracts: number): Promise<Served> {
   const party = { type: 'Address' as const, address: owner.address }
   const history = syntheticHistory(contracts, marloweDeployment('sandbox').semantics.hash, party)
   const sandbox = SandboxProvider.open({ clockTickMs: false })
   const opened: OpenService = await openService({
     provider: indexedSandbox(sandbox, history),
-    databasePath: join(dir, `contracts-${contracts}.sqlite`),
+    store: await store.open(`contracts-${contracts}`),
     followEveryMs: false
   })
   await catchUp(opened, history.txs.length)
@@ -104,12 +108,16 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - start
 }
 
-export async function benchContractLists(): Promise<void> {
+export async function benchContractLists(stores: BenchStores): Promise<void> {
+  for (const store of stores.stores) await listsOn(store)
+}
+
+async function listsOn(store: BenchStore): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-lists-'))
   const stores: Served[] = []
   try {
     const fillStart = performance.now()
-    for (const size of [SMALL, LARGE]) stores.push(await served(dir, size))
+    for (const size of [SMALL, LARGE]) stores.push(await served(dir, store, size))
     const fillSeconds = (performance.now() - fillStart) / 1000
     const ops = {
       page: (s: Served) => get(`${s.base}/contracts`, `contractId;limit ${PAGE}`),
@@ -144,7 +152,7 @@ export async function benchContractLists(): Promise<void> {
       peer: at(small, op)
     })
     printRows(
-      `Scale: lists of contracts (${SMALL} vs ${LARGE.toLocaleString('en-US')} contracts, indexed from the chain in ${fillSeconds.toFixed(0)} s; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
+      `Scale: lists of contracts on ${store.name} (${SMALL} vs ${LARGE.toLocaleString('en-US')} contracts, indexed from the chain in ${fillSeconds.toFixed(0)} s; ${machineLoad()}; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
       [
         row(`GET /contracts, newest page of ${PAGE}`, 'page'),
         row(`GET /contracts, a page of ${PAGE} from the middle (Range start)`, 'middlePage'),

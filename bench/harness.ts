@@ -1,4 +1,5 @@
 /** A tiny benchmark harness: runs a function until a time budget is spent and reports operations per second. */
+import { availableParallelism, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 
 export interface Measurement {
@@ -80,4 +81,9 @@ export function printRows(title: string, rows: readonly Row[], checked: readonly
     )
   }
   if (checked.length > 0) console.log(`\nChecked:\n${checked.map((line) => `- ${line}`).join('\n')}`)
+}
+
+/** The load average and the cores, printed beside a group's figures: on a loaded machine a wall time is mostly waiting. */
+export function machineLoad(): string {
+  return `load average ${loadavg()[0]!.toFixed(1)}, ${availableParallelism()} cores`
 }

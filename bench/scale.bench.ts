@@ -1,7 +1,8 @@
 /**
  * One contract's history as it grows: the same operations on a contract with SMALL applied inputs and on one with
- * LARGE, in one sandbox, one SQLite store and one HTTP server, measured in alternating rounds; each row's ratio is
- * cost(LARGE) / cost(SMALL), and flat costs keep it within 2×.
+ * LARGE, in one sandbox, one store and one HTTP server, measured in alternating rounds; each row's ratio is
+ * cost(LARGE) / cost(SMALL), and flat costs keep it within 2×. Each store the run has (bench/stores.ts: SQLite, and
+ * PostgreSQL where installed) gets its own sandbox and histories, driven through it, and its rows printed apart.
  *
  * The histories are real, as a long-running contract (a coupon bond, a subscription) makes them: both contracts
  * are a merkleized chain of Notify steps that each pay 2 ada to a role, created and moved one input per
@@ -31,9 +32,10 @@ import { createServer, listen } from '../src/server/app'
 import { testWallet, type TestWallet } from '../tests/engine/build/support'
 import { witnessed } from '../tests/engine/service/witnesses'
 import { benchContractLists } from './contract-lists'
-import { printRows, type Row } from './harness'
+import { machineLoad, printRows, type Row } from './harness'
 import { httpGet } from './http'
 import { percentile } from './load'
+import { benchStores, type BenchStore } from './stores'
 
 const SMALL = 10
 const LARGE = 1000
@@ -195,10 +197,21 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<v
 
 export async function benchScale(): Promise<void> {
   await installNativeCodecs()
-  await benchContractLists()
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-scale-'))
+  const stores = await benchStores(dir)
+  try {
+    if (stores.skipped !== undefined) console.log(`\nThe PostgreSQL store is not measured: ${stores.skipped}`)
+    await benchContractLists(stores)
+    for (const store of stores.stores) await historiesOn(store)
+  } finally {
+    stores.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function historiesOn(store: BenchStore): Promise<void> {
   const sandbox = SandboxProvider.open({ clockTickMs: false })
-  const opened = await openService({ provider: sandbox, databasePath: join(dir, 'store.sqlite'), followEveryMs: false })
+  const opened = await openService({ provider: sandbox, store: await store.open('histories'), followEveryMs: false })
   const app = createServer({ service: opened.service, logLevel: 'warn' })
   try {
     const histories = new Histories(opened, LARGE + 1)
@@ -280,7 +293,7 @@ export async function benchScale(): Promise<void> {
       peer: at(small, peerOp)
     })
     printRows(
-      `Scale: one contract's history (${SMALL} vs ${LARGE.toLocaleString('en-US')} applied inputs, driven through the service on the sandbox in ${driveSeconds.toFixed(0)} s; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
+      `Scale: one contract's history on ${store.name} (${SMALL} vs ${LARGE.toLocaleString('en-US')} applied inputs, driven through the service on the sandbox in ${driveSeconds.toFixed(0)} s; ${machineLoad()}; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
       [
         row(`GET /contracts/{id}/transactions, newest page of ${PAGE}`, 'page'),
         row(`GET /contracts/{id}/transactions, a page of ${PAGE} from the middle (Range start)`, 'middlePage', 'page'),
@@ -295,6 +308,5 @@ export async function benchScale(): Promise<void> {
     await app.close()
     await opened.close()
     await sandbox.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 }
