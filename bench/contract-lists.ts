@@ -2,9 +2,9 @@
  * The lists of contracts as the number of contracts grows: the same reads over a store of SMALL contracts and one
  * of LARGE, each filled by the service's follower from a synthetic history (bench/synthetic-history.ts: every
  * contract created and moved to its close on chain), served by one HTTP server and one desk each, measured in
- * alternating rounds; each row's ratio is cost(LARGE) / cost(SMALL), and flat costs keep it within 2×. Each store
- * the run has (bench/stores.ts: SQLite, and PostgreSQL where installed) is filled and measured in turn, and its
- * rows printed apart.
+ * alternating rounds; each row's ratio is cost(LARGE) / cost(SMALL), and flat costs keep it within 2×. The SQLite
+ * stores are measured, then (where PostgreSQL is installed) PostgreSQL copies of them (bench/stores.ts), served
+ * over the same chains the same way, their rows printed apart.
  *
  * Rows: GET /contracts (the newest page of PAGE, and a page of PAGE from the middle by its Range start), the
  * desk's contracts.list without a wallet (the app's list when no wallet is chosen) and with the wallet of the
@@ -17,19 +17,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { marloweDeployment } from '../src/chain/deployments'
+import type { ChainProvider } from '../src/chain/provider'
 import { SandboxProvider, sandboxWallet } from '../src/chain/sandbox'
 import type { DeskResult, WalletSummary } from '../src/api/contract'
 import { decodeWire, encodeWire } from '../src/api/wire'
 import { createDesk, handleDeskCall, type DeskHandlers } from '../src/engine/desk'
 import { Keystore } from '../src/engine/keys'
 import { openService, type OpenService } from '../src/engine/service'
+import { openSqliteStore, type Store } from '../src/store/open-store'
 import { createServer, listen } from '../src/server/app'
 import { catchUp, indexedSandbox } from './chain-index.bench'
 import { machineLoad, printRows, type Row } from './harness'
 import { httpGet } from './http'
 import { percentile } from './load'
 import { mib, settledRss } from './memory'
-import type { BenchStore, BenchStores } from './stores'
+import type { BenchStores } from './stores'
 import { syntheticHistory } from './synthetic-history'
 
 const SMALL = 100
@@ -40,6 +42,29 @@ const SAMPLES_PER_ROUND = 5
 /** The issue's bound on RSS with 10,000 contracts. */
 const RSS_BOUND_MIB = 300
 const owner = sandboxWallet('alice')
+
+/** A synthetic history of `contracts` contracts on a sandbox of its own. */
+interface Chain {
+  readonly contracts: number
+  readonly txs: number
+  readonly provider: ChainProvider
+  /** Where the SQLite store indexed from it is. */
+  readonly sqlitePath: string
+  close(): Promise<void>
+}
+
+function chainOf(dir: string, contracts: number): Chain {
+  const party = { type: 'Address' as const, address: owner.address }
+  const history = syntheticHistory(contracts, marloweDeployment('sandbox').semantics.hash, party)
+  const sandbox = SandboxProvider.open({ clockTickMs: false })
+  return {
+    contracts,
+    txs: history.txs.length,
+    provider: indexedSandbox(sandbox, history),
+    sqlitePath: join(dir, `contracts-${contracts}.sqlite`),
+    close: () => sandbox.close()
+  }
+}
 
 interface Served {
   readonly contracts: number
@@ -52,18 +77,13 @@ interface Served {
   close(): Promise<void>
 }
 
-async function served(dir: string, store: BenchStore, contracts: number): Promise<Served> {
-  const party = { type: 'Address' as const, address: owner.address }
-  const history = syntheticHistory(contracts, marloweDeployment('sandbox').semantics.hash, party)
-  const sandbox = SandboxProvider.open({ clockTickMs: false })
-  const opened: OpenService = await openService({
-    provider: indexedSandbox(sandbox, history),
-    store: await store.open(`contracts-${contracts}`),
-    followEveryMs: false
-  })
-  await catchUp(opened, history.txs.length)
+/** A service over `store` on `chain`, with its HTTP server and desk; `indexing`: the store is filled from the chain. */
+async function served(dir: string, chain: Chain, store: Store, indexing: boolean): Promise<Served> {
+  const { contracts } = chain
+  const opened: OpenService = await openService({ provider: chain.provider, store, followEveryMs: false })
+  if (indexing) await catchUp(opened, chain.txs)
   const app = createServer({ service: opened.service, logLevel: 'warn' })
-  const keystore = await Keystore.open({ dir: join(dir, `keys-${contracts}`) })
+  const keystore = await Keystore.open({ dir: mkdtempSync(join(dir, `keys-${contracts}-`)) })
   const desk = createDesk({ service: opened.service, store: opened.store, keystore, version: 'bench' })
   const restored = decodeWire(
     await handleDeskCall(
@@ -86,7 +106,6 @@ async function served(dir: string, store: BenchStore, contracts: number): Promis
     async close() {
       await app.close()
       await opened.close()
-      await sandbox.close()
     }
   }
 }
@@ -109,66 +128,85 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 }
 
 export async function benchContractLists(stores: BenchStores): Promise<void> {
-  for (const store of stores.stores) await listsOn(store)
-}
-
-async function listsOn(store: BenchStore): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-lists-'))
-  const stores: Served[] = []
+  const chains: Chain[] = []
   try {
     const fillStart = performance.now()
-    for (const size of [SMALL, LARGE]) stores.push(await served(dir, store, size))
-    const fillSeconds = (performance.now() - fillStart) / 1000
-    const ops = {
-      page: (s: Served) => get(`${s.base}/contracts`, `contractId;limit ${PAGE}`),
-      middlePage: (s: Served) => get(`${s.base}/contracts`, `contractId ${s.middle};limit ${PAGE}`),
-      desk: (s: Served) => deskList(s.desk),
-      deskWallet: (s: Served) => deskList(s.desk, s.walletId)
+    for (const size of [SMALL, LARGE]) chains.push(chainOf(dir, size))
+    const onSqlite: Served[] = []
+    try {
+      for (const chain of chains) onSqlite.push(await served(dir, chain, openSqliteStore(chain.sqlitePath), true))
+      const filled = `indexed from the chain in ${((performance.now() - fillStart) / 1000).toFixed(0)} s`
+      await measureLists('SQLite', filled, onSqlite)
+    } finally {
+      for (const s of onSqlite) await s.close()
     }
-    type Op = keyof typeof ops
-    const measured = new Map<Served, Record<Op, number[]>>(
-      stores.map((s) => [s, { page: [], middlePage: [], desk: [], deskWallet: [] }])
-    )
-    for (const s of stores) for (const op of Object.keys(ops) as Op[]) await ops[op](s)
-    for (let round = 0; round < ROUNDS; round += 1) {
-      for (const s of round % 2 === 0 ? stores : [...stores].reverse()) {
-        for (const op of Object.keys(ops) as Op[]) {
-          for (let i = 0; i < SAMPLES_PER_ROUND; i += 1) measured.get(s)![op].push(await timed(() => ops[op](s)))
-        }
+    if (stores.postgres === undefined) return
+    const copyStart = performance.now()
+    const onPostgres: Served[] = []
+    try {
+      for (const chain of chains) {
+        onPostgres.push(await served(dir, chain, await stores.postgres.copyOf(chain.sqlitePath), false))
       }
+      const copied = `copied from the SQLite stores in ${((performance.now() - copyStart) / 1000).toFixed(0)} s`
+      await measureLists('PostgreSQL', copied, onPostgres)
+    } finally {
+      for (const s of onPostgres) await s.close()
     }
-    const rss = mib(await settledRss())
-    const at = (s: Served, op: Op): number =>
-      percentile(
-        measured.get(s)![op].sort((a, b) => a - b),
-        50
-      )
-    const [small, large] = stores as [Served, Served]
-    const row = (what: string, op: Op): Row => ({
-      what: `${what}, ${LARGE.toLocaleString('en-US')} contracts`,
-      unit: 'ms',
-      ours: at(large, op),
-      peerName: `the same at ${SMALL.toLocaleString('en-US')} contracts`,
-      peer: at(small, op)
-    })
-    printRows(
-      `Scale: lists of contracts on ${store.name} (${SMALL} vs ${LARGE.toLocaleString('en-US')} contracts, indexed from the chain in ${fillSeconds.toFixed(0)} s; ${machineLoad()}; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
-      [
-        row(`GET /contracts, newest page of ${PAGE}`, 'page'),
-        row(`GET /contracts, a page of ${PAGE} from the middle (Range start)`, 'middlePage'),
-        row(`desk contracts.list without a wallet, first page of ${PAGE}`, 'desk'),
-        row(`desk contracts.list of the wallet that is a party to every contract, first page of ${PAGE}`, 'deskWallet'),
-        {
-          what: `RSS with the ${SMALL} and the ${LARGE.toLocaleString('en-US')} contracts' services open and listed`,
-          unit: 'MiB',
-          ours: rss,
-          peerName: 'the bound',
-          peer: RSS_BOUND_MIB
-        }
-      ]
-    )
   } finally {
-    for (const s of stores) await s.close()
+    for (const chain of chains) await chain.close()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Measures and prints the rows over `stores` (the SMALL one, then the LARGE), filled as `filled` says. */
+async function measureLists(storeName: string, filled: string, stores: readonly Served[]): Promise<void> {
+  const ops = {
+    page: (s: Served) => get(`${s.base}/contracts`, `contractId;limit ${PAGE}`),
+    middlePage: (s: Served) => get(`${s.base}/contracts`, `contractId ${s.middle};limit ${PAGE}`),
+    desk: (s: Served) => deskList(s.desk),
+    deskWallet: (s: Served) => deskList(s.desk, s.walletId)
+  }
+  type Op = keyof typeof ops
+  const measured = new Map<Served, Record<Op, number[]>>(
+    stores.map((s) => [s, { page: [], middlePage: [], desk: [], deskWallet: [] }])
+  )
+  for (const s of stores) for (const op of Object.keys(ops) as Op[]) await ops[op](s)
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const s of round % 2 === 0 ? stores : [...stores].reverse()) {
+      for (const op of Object.keys(ops) as Op[]) {
+        for (let i = 0; i < SAMPLES_PER_ROUND; i += 1) measured.get(s)![op].push(await timed(() => ops[op](s)))
+      }
+    }
+  }
+  const rss = mib(await settledRss())
+  const at = (s: Served, op: Op): number =>
+    percentile(
+      measured.get(s)![op].sort((a, b) => a - b),
+      50
+    )
+  const [small, large] = stores as [Served, Served]
+  const row = (what: string, op: Op): Row => ({
+    what: `${what}, ${LARGE.toLocaleString('en-US')} contracts`,
+    unit: 'ms',
+    ours: at(large, op),
+    peerName: `the same at ${SMALL.toLocaleString('en-US')} contracts`,
+    peer: at(small, op)
+  })
+  printRows(
+    `Scale: lists of contracts on ${storeName} (${SMALL} vs ${LARGE.toLocaleString('en-US')} contracts, ${filled}; ${machineLoad()}; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
+    [
+      row(`GET /contracts, newest page of ${PAGE}`, 'page'),
+      row(`GET /contracts, a page of ${PAGE} from the middle (Range start)`, 'middlePage'),
+      row(`desk contracts.list without a wallet, first page of ${PAGE}`, 'desk'),
+      row(`desk contracts.list of the wallet that is a party to every contract, first page of ${PAGE}`, 'deskWallet'),
+      {
+        what: `RSS with the ${SMALL} and the ${LARGE.toLocaleString('en-US')} contracts' services open and listed`,
+        unit: 'MiB',
+        ours: rss,
+        peerName: 'the bound',
+        peer: RSS_BOUND_MIB
+      }
+    ]
+  )
 }

@@ -1,8 +1,9 @@
 /**
  * One contract's history as it grows: the same operations on a contract with SMALL applied inputs and on one with
  * LARGE, in one sandbox, one store and one HTTP server, measured in alternating rounds; each row's ratio is
- * cost(LARGE) / cost(SMALL), and flat costs keep it within 2×. Each store the run has (bench/stores.ts: SQLite, and
- * PostgreSQL where installed) gets its own sandbox and histories, driven through it, and its rows printed apart.
+ * cost(LARGE) / cost(SMALL), and flat costs keep it within 2×. The histories are driven through the service on
+ * SQLite; where PostgreSQL is installed, a PostgreSQL copy of that store (bench/stores.ts) is measured after it the
+ * same way, its service on the same sandbox, and its rows printed apart.
  *
  * The histories are real, as a long-running contract (a coupon bond, a subscription) makes them: both contracts
  * are a merkleized chain of Notify steps that each pay 2 ada to a role, created and moved one input per
@@ -35,7 +36,7 @@ import { benchContractLists } from './contract-lists'
 import { machineLoad, printRows, type Row } from './harness'
 import { httpGet } from './http'
 import { percentile } from './load'
-import { benchStores, type BenchStore } from './stores'
+import { benchStores, type BenchStores } from './stores'
 
 const SMALL = 10
 const LARGE = 1000
@@ -197,22 +198,22 @@ async function get(url: string, headers: Record<string, string> = {}): Promise<v
 
 export async function benchScale(): Promise<void> {
   await installNativeCodecs()
-  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-scale-'))
-  const stores = await benchStores(dir)
+  const stores = await benchStores()
   try {
     if (stores.skipped !== undefined) console.log(`\nThe PostgreSQL store is not measured: ${stores.skipped}`)
     await benchContractLists(stores)
-    for (const store of stores.stores) await historiesOn(store)
+    await benchHistories(stores)
   } finally {
     stores.close()
-    rmSync(dir, { recursive: true, force: true })
   }
 }
 
-async function historiesOn(store: BenchStore): Promise<void> {
+async function benchHistories(stores: BenchStores): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-bench-scale-'))
+  const sqlitePath = join(dir, 'store.sqlite')
   const sandbox = SandboxProvider.open({ clockTickMs: false })
-  const opened = await openService({ provider: sandbox, store: await store.open('histories'), followEveryMs: false })
-  const app = createServer({ service: opened.service, logLevel: 'warn' })
+  const opened = await openService({ provider: sandbox, databasePath: sqlitePath, followEveryMs: false })
+  let copy: OpenService | undefined
   try {
     const histories = new Histories(opened, LARGE + 1)
     await fund(sandbox, builder, 2 * ROUNDS * BUILDS_PER_ROUND + 4, 20_000_000n)
@@ -227,7 +228,40 @@ async function historiesOn(store: BenchStore): Promise<void> {
       const view = opened.service.getContract(h.contractId)
       if ((await view).unclaimedPayouts.length > 0) throw new Error(`${h.contractId} has payouts left unclaimed`)
     }
+    const driven = `driven through the service on the sandbox in ${driveSeconds.toFixed(0)} s`
+    if (stores.postgres !== undefined) {
+      // Copied before any measured build reserves the builder's outputs in the SQLite store; the copy's service
+      // builds on the same sandbox.
+      const copyStart = performance.now()
+      copy = await openService({
+        provider: sandbox,
+        store: await stores.postgres.copyOf(sqlitePath),
+        followEveryMs: false
+      })
+      const copied = `copied from the SQLite store in ${((performance.now() - copyStart) / 1000).toFixed(0)} s`
+      await measureHistories('SQLite', driven, opened, histories, [small, large])
+      await measureHistories('PostgreSQL', copied, copy, histories, [small, large])
+    } else {
+      await measureHistories('SQLite', driven, opened, histories, [small, large])
+    }
+  } finally {
+    await copy?.close()
+    await opened.close()
+    await sandbox.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 
+/** Measures and prints the rows of the two histories on `opened`'s store, filled as `filled` says. */
+async function measureHistories(
+  storeName: string,
+  filled: string,
+  opened: OpenService,
+  histories: Histories,
+  [small, large]: readonly [History, History]
+): Promise<void> {
+  const app = createServer({ service: opened.service, logLevel: 'warn' })
+  try {
     const base = `http://127.0.0.1:${await listen(app, 0)}`
     const contractUrl = (h: History) => `${base}/contracts/${encodeURIComponent(h.contractId)}`
     // A write between samples: the response cache keeps answers only while the store is unchanged.
@@ -293,7 +327,7 @@ async function historiesOn(store: BenchStore): Promise<void> {
       peer: at(small, peerOp)
     })
     printRows(
-      `Scale: one contract's history on ${store.name} (${SMALL} vs ${LARGE.toLocaleString('en-US')} applied inputs, driven through the service on the sandbox in ${driveSeconds.toFixed(0)} s; ${machineLoad()}; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
+      `Scale: one contract's history on ${storeName} (${SMALL} vs ${LARGE.toLocaleString('en-US')} applied inputs, ${filled}; ${machineLoad()}; p50; ratio = ${LARGE.toLocaleString('en-US')} / ${SMALL})`,
       [
         row(`GET /contracts/{id}/transactions, newest page of ${PAGE}`, 'page'),
         row(`GET /contracts/{id}/transactions, a page of ${PAGE} from the middle (Range start)`, 'middlePage', 'page'),
@@ -306,7 +340,5 @@ async function historiesOn(store: BenchStore): Promise<void> {
     )
   } finally {
     await app.close()
-    await opened.close()
-    await sandbox.close()
   }
 }

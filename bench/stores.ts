@@ -1,36 +1,36 @@
 /**
- * The stores the scale benchmarks measure side by side, in one run: SQLite always, and PostgreSQL where it is
- * installed (a throwaway cluster started for the run, a fresh database for each store opened). Without PostgreSQL
- * the groups measure SQLite alone and say why.
+ * The stores the scale benchmarks measure side by side, in one run: SQLite, filled through the service, and
+ * PostgreSQL where it is installed (a throwaway cluster started for the run), each of its stores a copy of a
+ * filled SQLite one in a fresh database (bench/copy-store.ts says why). Without PostgreSQL the groups measure
+ * SQLite alone and say why.
  */
-import { join } from 'node:path'
-import { openPostgresStore, openSqliteStore, type Store } from '../src/store/open-store'
+import { openPostgresStore, type Store } from '../src/store/open-store'
 import { missingPostgresMessage, postgresBinDir, startPostgres } from '../tests/support/postgres-cluster'
+import { copySqliteToPostgres } from './copy-store'
 
-export interface BenchStore {
-  readonly name: 'SQLite' | 'PostgreSQL'
-  /** A new, empty store; `label` names its file or database among this run's. */
-  open(label: string): Promise<Store>
+export interface PostgresCopies {
+  /** A new PostgreSQL store holding what the SQLite store at `sqlitePath` holds. */
+  copyOf(sqlitePath: string): Promise<Store>
 }
 
-export interface BenchStores {
-  readonly stores: readonly BenchStore[]
-  /** Why PostgreSQL is not among `stores`, when it is not. */
-  readonly skipped?: string
-  close(): void
-}
+export type BenchStores =
+  | { readonly postgres: PostgresCopies; readonly skipped?: never; close(): void }
+  /** `skipped`: why PostgreSQL is not measured. */
+  | { readonly postgres?: never; readonly skipped: string; close(): void }
 
-/** The stores, SQLite's files in `dir`. */
-export async function benchStores(dir: string): Promise<BenchStores> {
-  const sqlite: BenchStore = {
-    name: 'SQLite',
-    open: (label) => Promise.resolve(openSqliteStore(join(dir, `${label}.sqlite`)))
-  }
-  if (postgresBinDir() === undefined) return { stores: [sqlite], skipped: missingPostgresMessage, close: () => {} }
+export async function benchStores(): Promise<BenchStores> {
+  if (postgresBinDir() === undefined) return { skipped: missingPostgresMessage, close: () => {} }
   const server = await startPostgres()
-  const postgres: BenchStore = {
-    name: 'PostgreSQL',
-    open: async () => openPostgresStore(await server.createDatabase())
+  return {
+    postgres: {
+      async copyOf(sqlitePath) {
+        const url = await server.createDatabase()
+        // Opened (so migrated) before the copy, and used as opened: the copy only fills its tables.
+        const store = await openPostgresStore(url)
+        await copySqliteToPostgres(sqlitePath, url)
+        return store
+      }
+    },
+    close: () => server.stop()
   }
-  return { stores: [sqlite, postgres], close: () => server.stop() }
 }
