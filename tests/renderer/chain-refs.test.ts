@@ -8,6 +8,7 @@ import { flushPromises } from '@vue/test-utils'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { AppStatus, WalletSummary } from '../../src/api/contract'
 import { explorerUrl } from '../../src/core/cardano/explorer'
+import ChainRef from '../../src/renderer/src/components/common/ChainRef.vue'
 import { useAppStore } from '../../src/renderer/src/stores/app'
 import { useTxStore } from '../../src/renderer/src/stores/tx'
 import { useWalletsStore } from '../../src/renderer/src/stores/wallets'
@@ -86,5 +87,15 @@ describe('ids and addresses', () => {
     expect(wrapper.get('[data-testid=review-txid]').text()).toBe(real.create.txId)
     expect(wrapper.find('button[aria-label="Copy transaction id"]').exists()).toBe(true)
     expect(wrapper.find('[data-testid=explorer-link]').exists()).toBe(false)
+  })
+
+  test('a shortened id stays on one line (it could break after its ellipsis); a whole one may wrap', async () => {
+    const id = `${'ab'.repeat(32)}#12`
+    const desk = new FakeDesk({ 'app.status': () => status(1_700_000_000_000n, 'sandbox') })
+    const short = await mountWithDesk(ChainRef, desk, { props: { text: id, kind: 'tx', short: true, testid: 'ref' } })
+    expect(short.wrapper.get('[data-testid=ref]').text()).toBe(`abababab…abab#12`)
+    expect(short.wrapper.get('[data-testid=ref]').classes()).toEqual(['mono', 'nowrap'])
+    const whole = await mountWithDesk(ChainRef, desk, { props: { text: id, kind: 'tx', testid: 'ref' } })
+    expect(whole.wrapper.get('[data-testid=ref]').classes()).toEqual(['mono', 'breakable'])
   })
 })

@@ -3,6 +3,9 @@
  * The contracts list: status, tags, next deadline; search by id or tag, filter open or closed; for the selected
  * wallet, only its contracts with what each waits for from it; any contract opened by its id.
  */
+import { readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { flushPromises } from '@vue/test-utils'
 import { describe, expect, test } from 'vitest'
 import type { AwaitedAction, ContractListItem } from '../../src/api/contract'
@@ -33,6 +36,15 @@ const item = (
 })
 
 const DEADLINE = 1_900_000_600_000n
+
+/** The app stylesheet's `.nowrap` rule: the class alone does nothing where the stylesheet lacks it. */
+async function nowrapRule(): Promise<string> {
+  const css = await readFile(
+    join(dirname(fileURLToPath(import.meta.url)), '../../src/renderer/src/styles/main.css'),
+    'utf8'
+  )
+  return /\.nowrap\s*\{([^}]*)\}/.exec(css)?.[1] ?? ''
+}
 const localTime = (ms: bigint): string =>
   new Intl.DateTimeFormat(undefined, {
     year: 'numeric',
@@ -67,6 +79,21 @@ describe('contracts list', () => {
     expect(rows()[0]).toContain('cccccccccccc')
     await wrapper.get('[data-testid=contracts-search]').setValue('nothing like it')
     expect(wrapper.get('[data-testid=contracts-empty]').text()).toBe('No contract matches.')
+  })
+
+  test('a shortened contract id stays on one line, its whole id in the tooltip and the copy', async () => {
+    const desk = new FakeDesk({
+      'app.status': () => status(1_900_000_000_000n),
+      'contracts.list': () => [item('a', ['escrow'], false)]
+    })
+    const { wrapper } = await mountWithDesk(ContractsView, desk, { path: '/contracts' })
+    const link = wrapper.get('[data-testid=contract-link]')
+    expect(link.text()).toBe(`${'a'.repeat(16)}…${'a'.repeat(2)}#1`)
+    expect(link.attributes('title')).toBe(`${'a'.repeat(64)}#1`)
+    // It could break after its ellipsis, leaving "aa#1" alone on the next line (seen at 800 px).
+    expect(link.classes()).toContain('nowrap')
+    expect(await nowrapRule()).toMatch(/white-space:\s*nowrap/)
+    expect(wrapper.find('[data-testid=contract-row] button[aria-label="Copy contract id"]').exists()).toBe(true)
   })
 })
 
