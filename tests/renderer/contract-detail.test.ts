@@ -4,7 +4,7 @@
  * choices within their bounds, the timeout once its deadline passed, the sandbox clock, payouts.
  */
 import { flushPromises } from '@vue/test-utils'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { DeskError, type PayoutInfo } from '../../src/api/contract'
 import { onChoiceBetween, onDeposit, when } from '../../src/core/marlowe/examples/dsl'
 import { CLOSE, emptyState, type Contract, type Party, type Token } from '../../src/core/marlowe/types'
@@ -81,6 +81,19 @@ describe('contract detail', () => {
         timeZoneName: 'short'
       }).format(new Date(Number(DEADLINE)))
     )
+  })
+
+  test('the role token policy id is shown whole and copies whole, like the contract id', async () => {
+    const writeText = vi.fn(async (_text: string) => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    const { wrapper } = await detail(NOW)
+    expect(wrapper.get('[data-testid=roles-currency]').text()).toBe(ROLES)
+    await wrapper.get('button[aria-label="Copy role token policy id"]').trigger('click')
+    await flushPromises()
+    expect(writeText).toHaveBeenLastCalledWith(ROLES)
+    await wrapper.get('button[aria-label="Copy transaction id"]').trigger('click')
+    await flushPromises()
+    expect(writeText).toHaveBeenLastCalledWith(CONTRACT_ID)
   })
 
   test('a deposit is one button for the amount the contract fixes, sent exactly', async () => {
