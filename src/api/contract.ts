@@ -345,6 +345,11 @@ export interface ImportedTx {
   readonly txId: string
   /** True when the tx is one this app built (it can be signed and submitted from here). */
   readonly known: boolean
+  /**
+   * For a transaction this app did not build: where the chain has already seen it (in its mempool or a block), so
+   * it is not offered for signing again. Absent when the chain has not seen it or cannot be asked (offline).
+   */
+  readonly chainStatus?: 'submitted' | 'confirmed'
   readonly review: TxReview
   /** The transaction's CBOR as read from the file, hex. */
   readonly cborHex: string
@@ -518,6 +523,7 @@ export interface DeskApi {
     request: { txId: string; walletId: string; password?: string }
     response: { txId: string; status: TxStatusName }
   }
+  /** A build's status; for a transaction another Desk built (imported here), the chain's, once the chain has it. */
   'tx.status': { request: { txId: string }; response: { txId: string; status: TxStatusName } }
   /** What a hardware wallet will show for a stored build, step by step; refused before the device if it cannot sign it. */
   'tx.deviceSteps': { request: { txId: string; walletId: string }; response: DeviceSteps }

@@ -65,6 +65,23 @@ export async function importedFacts(provider: ChainProvider, loaded: LoadedTx): 
   }
 }
 
+/**
+ * Where the chain has seen a transaction (its mempool: submitted; a block: confirmed); undefined when it has not,
+ * or when the node cannot be asked — offline, nothing can be known.
+ */
+export async function seenOnChain(
+  provider: ChainProvider,
+  txId: string
+): Promise<'submitted' | 'confirmed' | undefined> {
+  try {
+    const { status } = await provider.txStatus(txId)
+    return status === 'confirmed' ? 'confirmed' : status === 'pending' ? 'submitted' : undefined
+  } catch (e) {
+    if (e instanceof ChainError) return undefined
+    throw e
+  }
+}
+
 /** The network's Marlowe validators by script hash, so a review names the sandbox's stand-ins too. */
 export function marloweScripts(provider: ChainProvider): Record<string, MarloweScriptName> {
   const d = deploymentOf(provider)

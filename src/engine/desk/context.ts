@@ -9,6 +9,7 @@ import type { TxReview } from '../../core/cardano/review'
 import type { JsonObject } from '../../core/json/lossless'
 import type { ServiceStore, TxRow } from '../../store/service-store'
 import { SlotClock } from '../build'
+import type { EngineError } from '../errors'
 import type { Keystore } from '../keys'
 import { reviewContext, type ReviewFacts } from '../offline-tx'
 import type { MarloweService } from '../service'
@@ -46,6 +47,11 @@ export interface DeskOptions {
 
 /** Reviews remembered for signing: far more than a person has open at once. */
 const MAX_REVIEWED = 1000
+
+/** The failure for a transaction id that names no build of this app. */
+export function notBuiltHere(txId: string): EngineError {
+  return deskFailure('NotFound', 'TxNotFound', `there is no transaction ${txId} built here`, { txId })
+}
 
 export class DeskContext {
   readonly service: MarloweService
@@ -105,9 +111,7 @@ export class DeskContext {
   /** A build this app (or its HTTP API) stored, or a NotFound failure. */
   async build(txId: string): Promise<TxRow> {
     const row = await this.store.tx(txId)
-    if (row === undefined) {
-      throw deskFailure('NotFound', 'TxNotFound', `there is no transaction ${txId} built here`, { txId })
-    }
+    if (row === undefined) throw notBuiltHere(txId)
     return row
   }
 

@@ -215,7 +215,13 @@ export const RESPONSE_SCHEMAS: Schemas = {
   'tx.signWithKeystone': txState,
   'tx.exportUnsigned': exportedFile,
   'tx.exportBundle': exportedFile,
-  'tx.import': z.strictObject({ txId, known: z.boolean(), review: txReview, cborHex: hex.min(2) }),
+  'tx.import': z.strictObject({
+    txId,
+    known: z.boolean(),
+    chainStatus: z.enum(['submitted', 'confirmed']).exactOptional(),
+    review: txReview,
+    cborHex: hex.min(2)
+  }),
   'tx.signOffline': exportedFile,
   'tx.submitWitness': txState,
   'qr.encode': qrSequence,

@@ -13,8 +13,8 @@ import type { TxRow } from '../../store/service-store'
 import { safetyErrorsOf } from '../service'
 import { assembleTransaction, readWitnessFile, signTransaction, type SignResult } from '../sign'
 import { readImportedOffThread } from '../worker'
-import { chainFacts, importedFacts, reviewBundleOf } from './chain-facts'
-import type { DeskContext } from './context'
+import { chainFacts, importedFacts, reviewBundleOf, seenOnChain } from './chain-facts'
+import { notBuiltHere, type DeskContext } from './context'
 import { deskFailure } from './errors'
 import type { HandlersOf } from './handlers'
 import type { StageFn } from './progress'
@@ -170,8 +170,12 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
     },
 
     'tx.status': async ({ txId }) => {
-      const row = await ctx.build(txId)
-      return { txId: row.txId, status: row.status }
+      const row = await ctx.store.tx(txId)
+      if (row !== undefined) return { txId: row.txId, status: row.status }
+      // Another Desk's transaction, imported here: the chain's word is all there is to follow it by.
+      const seen = await seenOnChain(provider, txId)
+      if (seen === undefined) throw notBuiltHere(txId)
+      return { txId, status: seen }
     },
 
     'tx.exportUnsigned': async ({ txId }) => {
@@ -198,9 +202,13 @@ export function txCalls(ctx: DeskContext): HandlersOf<TxCall> {
       return progress.run('tx.import', "Reading the transaction's inputs", 2, async (stage) => {
         const facts = await importedFacts(provider, loaded)
         stage('Reviewing the transaction')
+        const known = (await ctx.store.tx(loaded.txId)) !== undefined
+        // Only this Desk's builds have a status here; another Desk's may already have gone out.
+        const chainStatus = known ? undefined : await seenOnChain(provider, loaded.txId)
         return {
           txId: loaded.txId,
-          known: (await ctx.store.tx(loaded.txId)) !== undefined,
+          known,
+          ...(chainStatus === undefined ? {} : { chainStatus }),
           review: await ctx.review(loaded.tx, facts),
           cborHex: bytesToHex(loaded.tx)
         }
