@@ -16,7 +16,10 @@ let real: EngineReviews
 beforeAll(async () => {
   real = await engineReviews()
 }, 120_000)
-afterEach(() => vi.restoreAllMocks())
+afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
+})
 
 /** Every download the page starts: its file name and text. */
 function captureDownloads(): Array<{ name: string; text: Promise<string> }> {
@@ -92,6 +95,67 @@ describe('offline', () => {
     expect(wrapper.get('[data-testid=tx-confirmed]').text()).toContain('Confirmed on chain')
     expect(wrapper.find('[data-testid=sign-submit]').exists()).toBe(false)
     expect(wrapper.find('[data-testid=sign-offline]').exists()).toBe(false)
+  })
+
+  test('another Desk’s transaction imported once the chain has it shows that, and offers no signature', async () => {
+    const desk = new FakeDesk({
+      'app.status': () => status(1_900_000_000_000n),
+      'wallets.list': () => [alice()],
+      'tx.import': () => ({
+        txId: real.deposit.txId,
+        known: false,
+        chainStatus: 'confirmed',
+        review: real.deposit,
+        cborHex: '84a0'
+      })
+    })
+    const { wrapper } = await mountWithDesk(App, desk, { path: '/offline' })
+    chooseFile(wrapper.get('[data-testid=import-tx]').element as HTMLInputElement, 'deposit.bundle', 'BUNDLE TEXT')
+    await flushPromises()
+    expect(wrapper.get('[data-testid=review-summary]').text()).toContain('Buyer deposits 100 ada')
+    expect(wrapper.get('[data-testid=tx-confirmed]').text()).toContain('Confirmed on chain')
+    expect(wrapper.find('[data-testid=sign-submit]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid=sign-offline]').exists()).toBe(false)
+    // Confirmed is final: nothing to follow.
+    expect(desk.requests('tx.status')).toEqual([])
+  })
+
+  test('another Desk’s transaction the chain holds unconfirmed is followed by the chain’s word until confirmed', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] })
+    const desk = new FakeDesk({
+      'app.status': () => status(1_900_000_000_000n),
+      'wallets.list': () => [alice()],
+      'tx.import': () => ({
+        txId: real.deposit.txId,
+        known: false,
+        chainStatus: 'submitted',
+        review: real.deposit,
+        cborHex: '84a0'
+      }),
+      'tx.status': ({ txId }) => ({ txId, status: 'confirmed' })
+    })
+    const { wrapper } = await mountWithDesk(App, desk, { path: '/offline' })
+    chooseFile(wrapper.get('[data-testid=import-tx]').element as HTMLInputElement, 'deposit.bundle', 'BUNDLE TEXT')
+    await flushPromises()
+    expect(wrapper.get('[data-testid=tx-status]').text()).toBe('submitted')
+    expect(wrapper.find('[data-testid=sign-offline]').exists()).toBe(false)
+    await vi.runOnlyPendingTimersAsync()
+    await flushPromises()
+    expect(desk.requests('tx.status')).toEqual([{ txId: real.deposit.txId }])
+    expect(wrapper.get('[data-testid=tx-confirmed]').text()).toContain('Confirmed on chain')
+  })
+
+  test('another Desk’s transaction the chain has not seen (or an offline Desk) may be signed into a witness', async () => {
+    const desk = new FakeDesk({
+      'app.status': () => status(1_900_000_000_000n),
+      'wallets.list': () => [alice()],
+      'tx.import': () => ({ txId: real.deposit.txId, known: false, review: real.deposit, cborHex: '84a0' })
+    })
+    const { wrapper } = await mountWithDesk(App, desk, { path: '/offline' })
+    chooseFile(wrapper.get('[data-testid=import-tx]').element as HTMLInputElement, 'deposit.bundle', 'BUNDLE TEXT')
+    await flushPromises()
+    expect(wrapper.find('[data-testid=tx-confirmed]').exists()).toBe(false)
+    expect(wrapper.find('[data-testid=sign-offline]').exists()).toBe(true)
   })
 
   test('a build is exported, and its witness submitted from the Offline screen until confirmed', async () => {

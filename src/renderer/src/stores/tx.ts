@@ -100,12 +100,11 @@ export const useTxStore = defineStore('tx', () => {
       safetyErrors: [],
       fileText: text
     })
-    // A build of this Desk imported again after it went out: its status, not an offer to sign it a second time.
-    if (imported.known) {
-      const now = await desk['tx.status']({ txId: imported.txId })
-      // A later poll that fails leaves the last status on screen; the review itself stays.
-      if (now.status !== 'unsigned') void follow(imported.txId, now.status).catch(() => undefined)
-    }
+    // Already gone out (a build of this Desk, or another Desk's the chain has seen): its status, not an offer to
+    // sign it a second time.
+    const now = imported.known ? (await desk['tx.status']({ txId: imported.txId })).status : imported.chainStatus
+    // A later poll that fails leaves the last status on screen; the review itself stays.
+    if (now !== undefined && now !== 'unsigned') void follow(imported.txId, now).catch(() => undefined)
   }
 
   function requireCurrent(): TxUnderReview {
