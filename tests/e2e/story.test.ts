@@ -613,6 +613,8 @@ describe('Marlowe Desk in a browser (serve --ui, sandbox)', () => {
         await byId('nav-contracts').click()
         await waitForText(byId('contract-row'), 'escrow')
         await check('contracts')
+        // The shortened id on one line: it broke after its ellipsis at 800 px.
+        expect(await byId('contract-link').evaluate((a) => a.getClientRects().length)).toBe(1)
         // A long unbroken text in an error wraps inside its notice.
         await byId('open-id').fill(`${'f'.repeat(64)}#${'9'.repeat(60)}x`)
         await byId('open-id-go').click()
