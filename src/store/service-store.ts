@@ -189,6 +189,8 @@ export interface StoreOperations {
   /** Contracts whose parties are not recorded yet, at most `limit`. */
   contractsWithoutParties(limit: number): Promise<ContractRow[]>
   tx(txId: string): Promise<TxRow | undefined>
+  /** The stored transactions among `txIds`, in no order: one read for a page's rows, not one per row. */
+  txs(txIds: readonly string[]): Promise<TxRow[]>
   txsWithStatus(status: TxStatusName): Promise<TxRow[]>
   /** Unsigned transactions whose submit was started but never recorded as accepted (a crash, or a refusal). */
   attemptedSubmits(): Promise<TxRow[]>
@@ -242,6 +244,8 @@ export interface StoreOperations {
    */
   rollBack(point: BlockRow | undefined, at: number, utxoOf: (head: TxRow) => string | null): Promise<void>
   contract(contractId: string): Promise<ContractRow | undefined>
+  /** The stored contracts among `contractIds`, in no order: one read for a page's rows, not one per row. */
+  contracts(contractIds: readonly string[]): Promise<ContractRow[]>
   /**
    * One page of the contracts on chain that match, by creation newest first (or oldest first), as their headers,
    * with how many match in all; undefined when `start` is not one of them. Costs the page, not the number of
@@ -274,8 +278,8 @@ export interface StoreOperations {
    */
   payoutPage(query: PayoutQuery, page: PageRequest): Promise<Counted<PayoutRow> | undefined>
   payout(payoutId: string): Promise<PayoutRow | undefined>
-  /** A contract's payouts not withdrawn yet, by index: its withdrawn ones are not read. */
-  unclaimedPayoutsOf(contractId: string): Promise<PayoutRow[]>
+  /** The contracts' payouts not withdrawn yet, by payout id, found by index: their withdrawn ones are not read. */
+  unclaimedPayoutsOf(contractIds: readonly string[]): Promise<PayoutRow[]>
   /** The payouts a confirmed transaction made. */
   payoutsOfTx(txId: string): Promise<PayoutRow[]>
   /** The confirmed application that spent the Marlowe UTxO `ref` (`txid#ix`), found by index. */

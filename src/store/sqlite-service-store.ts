@@ -87,6 +87,7 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
         'INSERT OR IGNORE INTO contracts (contract_id, create_tx_id, roles_currency) VALUES (?, ?, ?)'
       ),
       tx: txs('SELECT * FROM txs WHERE tx_id = ?'),
+      txsIn: txs('SELECT * FROM txs WHERE tx_id IN (SELECT value FROM json_each(?))'),
       txsByStatus: txs('SELECT * FROM txs WHERE status = ? ORDER BY created_at, tx_id'),
       attempted: txs(
         "SELECT * FROM txs WHERE status = 'unsigned' AND signed_tx IS NOT NULL ORDER BY created_at, tx_id"
@@ -147,6 +148,7 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
       ),
       clearCursor: db.prepare('DELETE FROM chain_cursor'),
       contract: db.prepare('SELECT * FROM contracts WHERE contract_id = ?'),
+      contractsIn: db.prepare('SELECT * FROM contracts WHERE contract_id IN (SELECT value FROM json_each(?))'),
       contractAtUtxo: db.prepare('SELECT * FROM contracts WHERE utxo = ?'),
       insertParty: db.prepare('INSERT OR IGNORE INTO contract_parties (party, contract_id) VALUES (?, ?)'),
       partiesKnown: db.prepare('UPDATE contracts SET parties_known = 1 WHERE contract_id = ?'),
@@ -166,7 +168,8 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
       ),
       payout: db.prepare('SELECT * FROM payouts WHERE payout_id = ?'),
       unclaimedPayoutsOf: db.prepare(
-        'SELECT * FROM payouts WHERE contract_id = ? AND withdrawal_id IS NULL ORDER BY payout_id'
+        `SELECT * FROM payouts
+          WHERE contract_id IN (SELECT value FROM json_each(?)) AND withdrawal_id IS NULL ORDER BY payout_id`
       ),
       payoutsOfTx: db.prepare('SELECT * FROM payouts WHERE tx_id = ? ORDER BY payout_id'),
       spenderOf: db.prepare(
@@ -214,6 +217,10 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
   tx(txId: string): TxRow | undefined {
     const raw = this.statements.tx.get(txId) as RawTx | undefined
     return raw === undefined ? undefined : txFromRaw(raw)
+  }
+
+  txs(txIds: readonly string[]): TxRow[] {
+    return (this.statements.txsIn.all(JSON.stringify(txIds)) as RawTx[]).map(txFromRaw)
   }
 
   txsWithStatus(status: TxStatusName): TxRow[] {
@@ -409,6 +416,10 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
   contract(contractId: string): ContractRow | undefined {
     const raw = this.statements.contract.get(contractId) as RawContract | undefined
     return raw === undefined ? undefined : contractFromRaw(raw)
+  }
+
+  contracts(contractIds: readonly string[]): ContractRow[] {
+    return (this.statements.contractsIn.all(JSON.stringify(contractIds)) as RawContract[]).map(contractFromRaw)
   }
 
   private readonly queries = new Map<string, Statement>()
@@ -623,9 +634,9 @@ class SqliteServiceRows implements Synchronous<StoreOperations> {
     return raw === undefined ? undefined : payoutFromRaw(raw)
   }
 
-  /** A contract's payouts not withdrawn yet, by index: its withdrawn ones are not read. */
-  unclaimedPayoutsOf(contractId: string): PayoutRow[] {
-    return (this.statements.unclaimedPayoutsOf.all(contractId) as RawPayout[]).map(payoutFromRaw)
+  /** The contracts' payouts not withdrawn yet, by payout id, found by index: their withdrawn ones are not read. */
+  unclaimedPayoutsOf(contractIds: readonly string[]): PayoutRow[] {
+    return (this.statements.unclaimedPayoutsOf.all(JSON.stringify(contractIds)) as RawPayout[]).map(payoutFromRaw)
   }
 
   /** The payouts a confirmed transaction made. */
@@ -649,6 +660,7 @@ const OPERATIONS: Readonly<Record<keyof StoreOperations, null>> = {
   setContractParties: null,
   contractsWithoutParties: null,
   tx: null,
+  txs: null,
   txsWithStatus: null,
   attemptedSubmits: null,
   txsOfContract: null,
@@ -667,6 +679,7 @@ const OPERATIONS: Readonly<Record<keyof StoreOperations, null>> = {
   setChainCursor: null,
   rollBack: null,
   contract: null,
+  contracts: null,
   contractPage: null,
   storedContractPage: null,
   appliedTxPage: null,

@@ -87,7 +87,7 @@ test('a schema-3 store: header columns and payout order filled in, a bad record 
     `${id(3)}#1`,
     `${id(2)}#9`
   ])
-  expect((await store.unclaimedPayoutsOf(contract)).map((p) => p.payoutId)).toEqual([`${id(2)}#9`, `${id(3)}#1`])
+  expect((await store.unclaimedPayoutsOf([contract])).map((p) => p.payoutId)).toEqual([`${id(2)}#9`, `${id(3)}#1`])
   expect((await store.payoutsOfTx(id(2))).map((p) => p.payoutId)).toEqual([`${id(2)}#10`, `${id(2)}#9`])
   expect((await store.withdrawalPage([], page))?.rows.map((w) => w.txId)).toEqual([id(5)])
   db.close()

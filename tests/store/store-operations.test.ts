@@ -192,7 +192,7 @@ describe.each(storeBackends())('store operations in $name', ({ available, fresh 
       ids: [`${id(3)}#3`, `${id(2)}#3`],
       total: 2
     })
-    expect((await store.unclaimedPayoutsOf(contractId)).map((p) => p.payoutId)).toEqual([`${id(2)}#3`, `${id(3)}#3`])
+    expect((await store.unclaimedPayoutsOf([contractId])).map((p) => p.payoutId)).toEqual([`${id(2)}#3`, `${id(3)}#3`])
     expect((await store.payoutsOfWithdrawal(id(4))).map((p) => p.payoutId)).toEqual([`${id(2)}#2`, `${id(3)}#2`])
     expect((await store.payoutsOfTx(id(2))).map((p) => p.payoutId)).toEqual([`${id(2)}#2`, `${id(2)}#3`])
     const withdrawals = async (currencies: string[]) => {

@@ -27,7 +27,7 @@ export interface SandboxControls {
 }
 
 /** The stored builds, by tx id and by contract (the service store fits). */
-export type BuildStore = Pick<ServiceStore, 'tx' | 'txsOfContract' | 'txsWithStatus' | 'storedContractPage'>
+export type BuildStore = Pick<ServiceStore, 'tx' | 'txs' | 'txsOfContract' | 'txsWithStatus' | 'storedContractPage'>
 
 export interface DeskOptions {
   readonly service: MarloweService

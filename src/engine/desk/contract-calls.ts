@@ -15,7 +15,7 @@ import type { Contract, Input, Party } from '../../core/marlowe/types'
 import type { TxRow } from '../../store/service-store'
 import { parseRef, type RolesConfig, transactionMetadataFromJson, SlotClock } from '../build'
 import { EngineError } from '../errors'
-import { type ContractView, type MarloweService, contractQuery, readableRows } from '../service'
+import { type ContractView, contractQuery, nextStepsOf, readableRows } from '../service'
 import { contractHeaderInfo, contractInfo, contractTx, payoutInfo } from './contract-views'
 import type { DeskContext } from './context'
 import { deskFailure } from './errors'
@@ -159,12 +159,7 @@ export function slotTime(eras: readonly EraSummary[], slot: bigint): bigint | un
 }
 
 /** The deposits and choices the contract accepts now from the wallet's own parties. */
-async function awaitedFrom(
-  service: MarloweService,
-  view: ContractView,
-  wallet: WalletParties,
-  now: bigint
-): Promise<AwaitedAction[]> {
+function awaitedFrom(view: ContractView, wallet: WalletParties, now: bigint): AwaitedAction[] {
   if (view.current === undefined || view.status !== 'confirmed') return []
   const parties: Party[] = [
     ...wallet.addresses.map((address): Party => ({ type: 'Address', address })),
@@ -173,7 +168,8 @@ async function awaitedFrom(
   if (parties.length === 0) return []
   let steps
   try {
-    steps = await service.next(view.contractId, { interval: nextInterval(view, now), parties })
+    // From the view already read: what the service's `next` would read again from the contract's head.
+    steps = nextStepsOf(view.current, { interval: nextInterval(view, now), parties })
   } catch (e) {
     // A deadline just passed or an interval the contract cannot take: it waits for nothing from anyone now.
     if (e instanceof EngineError) return []
@@ -256,14 +252,16 @@ async function mergeByBuildTime(
 export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
   const { service, store, wallets, progress } = ctx
 
-  /** When each contract was created: its creation's block time on chain, else when it was built. */
-  async function creationTimes(): Promise<(view: ContractView) => Promise<bigint | undefined>> {
+  /**
+   * When each of `views` was created: its creation's block time on chain, else when it was built (the builds of
+   * those not on chain read in one query).
+   */
+  async function creationTimes(views: readonly ContractView[]): Promise<(view: ContractView) => bigint | undefined> {
     const eras = await ctx.provider.eraSummaries()
-    return async (view) => {
-      if (view.block !== undefined) return slotTime(eras, view.block.slot)
-      const built = (await store.tx(createTxId(view.contractId)))?.createdAt
-      return built === undefined ? undefined : BigInt(built)
-    }
+    const unconfirmed = views.filter((view) => view.block === undefined).map((view) => createTxId(view.contractId))
+    const built = new Map((await store.txs(unconfirmed)).map((row) => [row.txId, BigInt(row.createdAt)]))
+    return (view) =>
+      view.block !== undefined ? slotTime(eras, view.block.slot) : built.get(createTxId(view.contractId))
   }
 
   /**
@@ -347,26 +345,16 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
     return drafts.filter((row) => builtLater(afterAt, createTxId(after), row.createdAt, row.txId))
   }
 
-  /** The views of the first `limit` contracts of `ids` that read back (of all without a limit). */
-  async function readPage(ids: readonly string[], limit: number | undefined): Promise<ContractView[]> {
-    const views: ContractView[] = []
-    for (const id of ids) {
-      if (views.length === limit) break
-      views.push(...(await readableRows([id], (contractId) => service.getContract(contractId))))
-    }
-    return views
-  }
-
   return {
     // Every contract in the store (or the wallet's), whatever its status (a just-submitted one too), newest first.
     'contracts.list': async ({ walletId, after, limit }) => {
-      const createdAt = await creationTimes()
       if (walletId === undefined) {
         const views =
           limit === undefined
             ? pageOf(await service.storedContracts(), after, undefined)
             : await storedPage(after, limit)
-        return Promise.all(views.map(async (view) => listItem(view, await createdAt(view))))
+        const createdAt = await creationTimes(views)
+        return views.map((view) => listItem(view, createdAt(view)))
       }
       const wallet = await wallets.parties(walletId)
       const now = await ctx.chainTime()
@@ -376,18 +364,18 @@ export function contractCalls(ctx: DeskContext): HandlersOf<ContractCall> {
       for (;;) {
         const want = limit === undefined ? undefined : limit - views.length
         const ids = await walletContractIds(wallet, from, want)
-        views.push(...(await readPage(ids, want)))
+        // At most `want` ids: the page's views are read together.
+        views.push(...(await service.contractViews(ids)))
         // Short only at the end of the list: contracts that do not read back are passed over.
         if (want === undefined || views.length === limit || ids.length < want) break
         from = ids[ids.length - 1]
       }
-      return Promise.all(
-        views.map(async (view) => ({
-          ...listItem(view, await createdAt(view)),
-          awaiting: await awaitedFrom(service, view, wallet, now),
-          parties: partiesOf(view, wallet)
-        }))
-      )
+      const createdAt = await creationTimes(views)
+      return views.map((view) => ({
+        ...listItem(view, createdAt(view)),
+        awaiting: awaitedFrom(view, wallet, now),
+        parties: partiesOf(view, wallet)
+      }))
     },
 
     'contracts.get': async ({ contractId, walletId }) => {

@@ -4,7 +4,7 @@
  */
 export { Follower, type SyncReport } from './follower'
 export { openService, type OpenService, type OpenServiceOptions, type ServiceStoreOption } from './open'
-export { MarloweService, safetyErrorsOf, type ChainStatus } from './service'
+export { MarloweService, nextStepsOf, safetyErrorsOf, type ChainStatus } from './service'
 export type { SignedForm } from './signed-tx'
 export { ContractSources, type ImportedSources } from './sources'
 export type * from './types'

@@ -9,6 +9,7 @@ import { ChainError, type ChainProvider, type ChainTip, type TxOutRef } from '..
 import type { JsonObject } from '../../core/json/lossless'
 import { next as nextSteps, type NextSteps } from '../../core/marlowe/next'
 import { decodeMarloweData, encodePayoutDatum } from '../../core/marlowe/plutus/marlowe-data'
+import type { MarloweData } from '../../core/marlowe/types'
 import type { HeldBy, PageRequest, PayoutRow, ServiceStore, TxRow } from '../../store/service-store'
 import {
   evaluating,
@@ -506,21 +507,29 @@ export class MarloweService {
 
   async getContract(id: string): Promise<ContractView> {
     const contractId = id.toLowerCase()
-    const view = await readStored('contract', contractId, () => this.views.contract(contractId))
-    if (view === undefined) throw notFound('NotFound', 'Contract not found')
-    return view
+    const viewOf = await this.views.contracts([contractId])
+    return readStored('contract', contractId, () => storedView(viewOf(contractId)))
+  }
+
+  /**
+   * The views of the contracts `ids` that read back, in their order (those that do not are left out, see
+   * readableRows): their rows are read in a few queries for them all, not a few for each.
+   */
+  async contractViews(ids: readonly string[]): Promise<ContractView[]> {
+    const viewOf = await this.views.contracts(ids)
+    return readableRows(ids, (id) => readStored('contract', id, () => storedView(viewOf(id))))
   }
 
   /** Contracts whose creation is confirmed, newest first (Runtime lists only what is on chain). */
   async listContracts(filter: ContractFilter = {}): Promise<ContractView[]> {
     const found = await this.store.contractPage(contractQuery(filter), { order: 'desc', offset: 0, limit: -1 })
-    return readableRows(found?.rows ?? [], (row) => this.getContract(row.contractId))
+    return this.contractViews((found?.rows ?? []).map((row) => row.contractId))
   }
 
   /** Every stored contract that matches, whatever its status (a just-built one too), newest build first. */
   async storedContracts(filter: ContractFilter = {}): Promise<ContractView[]> {
     const rows = await this.store.contractsWhere(contractQuery(filter))
-    return readableRows(rows, (row) => this.getContract(row.contractId))
+    return this.contractViews(rows.map((row) => row.contractId))
   }
 
   /**
@@ -553,10 +562,8 @@ export class MarloweService {
   ): Promise<{ readonly ids: string[]; readonly views: ContractView[] } | undefined> {
     const rows = await this.store.storedContractPage(page)
     if (rows === undefined) return undefined
-    return {
-      ids: rows.map((row) => row.contractId),
-      views: await readableRows(rows, (row) => this.getContract(row.contractId))
-    }
+    const ids = rows.map((row) => row.contractId)
+    return { ids, views: await this.contractViews(ids) }
   }
 
   async getTransaction(contractId: string, transactionId: string): Promise<TransactionView> {
@@ -686,15 +693,7 @@ export class MarloweService {
     const current = await readStored('contract', contractId, () => currentOutputOf(head))
     if (current === undefined) throw notFound('contractClosed', `contract ${contractId} has closed`)
     const md = await readStored('contract', contractId, () => decodeMarloweData(current.datum))
-    const result = evaluating(() =>
-      nextSteps({ timeInterval: request.interval }, md.state, md.contract, request.parties)
-    )
-    if (result.type === 'IntervalError') {
-      throw new EngineError('BadRequest', 'invalidInterval', 'the interval does not fit the contract state', {
-        error: result.error.type
-      })
-    }
-    return result
+    return nextStepsOf(md, request)
   }
 
   /** The node's tip and the time of its slot, for every response's status headers; cached for a second. */
@@ -723,6 +722,28 @@ export class MarloweService {
       throw new EngineError('Internal', 'CorruptStore', `transaction ${txId} vanished from the store`)
     return row
   }
+}
+
+/** A view of a contract that is stored (a contract that is not is NotFound). */
+function storedView(view: ContractView | undefined): ContractView {
+  if (view === undefined) throw notFound('NotFound', 'Contract not found')
+  return view
+}
+
+/**
+ * What a contract at `current` (its contract and state) accepts next in an interval: what `next` answers for a
+ * contract whose head left it there, worked out from a view already read.
+ */
+export function nextStepsOf(current: Pick<MarloweData, 'contract' | 'state'>, request: NextRequest): NextSteps {
+  const result = evaluating(() =>
+    nextSteps({ timeInterval: request.interval }, current.state, current.contract, request.parties)
+  )
+  if (result.type === 'IntervalError') {
+    throw new EngineError('BadRequest', 'invalidInterval', 'the interval does not fit the contract state', {
+      error: result.error.type
+    })
+  }
+  return result
 }
 
 function mustRef(text: string): TxOutRef {

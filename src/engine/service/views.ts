@@ -8,7 +8,14 @@ import { decodeMarloweData } from '../../core/marlowe/plutus/marlowe-data'
 import { computeTransaction, ValueTooLargeError } from '../../core/marlowe/semantics'
 import type { Era } from '../../core/cardano/tx-envelope'
 import type { MarloweData } from '../../core/marlowe/types'
-import type { ContractHeaderRow, PayoutRow, ServiceStore, TxHeaderRow, TxRow } from '../../store/service-store'
+import type {
+  ContractHeaderRow,
+  ContractRow,
+  PayoutRow,
+  ServiceStore,
+  TxHeaderRow,
+  TxRow
+} from '../../store/service-store'
 import { EngineError } from '../errors'
 import {
   parseRecord,
@@ -135,15 +142,40 @@ export class Views {
     }
   }
 
-  async contract(contractId: string): Promise<ContractView | undefined> {
-    const c = await this.store.contract(contractId)
-    if (c === undefined) return undefined
-    const createRow = await this.store.tx(c.createTxId)
-    if (createRow === undefined) return undefined
+  /**
+   * The stored rows of the contracts `contractIds` (their creations, heads and unclaimed payouts), read in three
+   * queries whatever their number, and each one's view built from them on demand: undefined when it is not
+   * stored; a view whose rows do not decode throws, the others still build.
+   */
+  async contracts(contractIds: readonly string[]): Promise<(contractId: string) => ContractView | undefined> {
+    const contracts = new Map((await this.store.contracts(contractIds)).map((c) => [c.contractId, c]))
+    const txIds = [...contracts.values()].flatMap((c) =>
+      c.headTxId === undefined ? [c.createTxId] : [c.createTxId, c.headTxId]
+    )
+    const txs = new Map((await this.store.txs(txIds)).map((t) => [t.txId, t]))
+    const payouts = new Map<string, PayoutRow[]>()
+    for (const p of await this.store.unclaimedPayoutsOf([...contracts.keys()])) {
+      payouts.set(p.contractId, [...(payouts.get(p.contractId) ?? []), p])
+    }
+    return (contractId) => {
+      const c = contracts.get(contractId)
+      const createRow = c === undefined ? undefined : txs.get(c.createTxId)
+      if (c === undefined || createRow === undefined) return undefined
+      const head = c.headTxId === undefined ? undefined : txs.get(c.headTxId)
+      return this.contractView(c, createRow, head, payouts.get(contractId) ?? [])
+    }
+  }
+
+  private contractView(
+    c: ContractRow,
+    createRow: TxRow,
+    head: TxRow | undefined,
+    payouts: readonly PayoutRow[]
+  ): ContractView {
     const created = recordOf(createRow, 'create')
     const initial = decodeMarloweData(created.datum)
     const view = {
-      contractId,
+      contractId: c.contractId,
       rolesCurrency: c.rolesCurrency,
       tags: created.tags,
       metadata: created.metadata,
@@ -152,14 +184,13 @@ export class Views {
       initialContract: initial.contract,
       initialState: initial.state,
       ...unsigned(createRow),
-      unclaimedPayouts: (await this.store.unclaimedPayoutsOf(contractId)).map((p) => this.payout(p)),
+      unclaimedPayouts: payouts.map((p) => this.payout(p)),
       marloweAddress: created.marloweAddress
     }
-    const head = c.headTxId === undefined ? undefined : await this.store.tx(c.headTxId)
     if (head === undefined) {
       return { ...view, current: { contract: initial.contract, state: initial.state }, assets: created.assets }
     }
-    return { ...view, ...this.headState(contractId, head, created) }
+    return { ...view, ...this.headState(c.contractId, head, created) }
   }
 
   private headState(contractId: string, head: TxRow, created: CreateRecord): Pick<ContractView, 'current' | 'assets'> {

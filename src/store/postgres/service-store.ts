@@ -105,6 +105,11 @@ class PgServiceRows implements StoreOperations {
     return raw === undefined ? undefined : txFromRaw(raw)
   }
 
+  async txs(txIds: readonly string[]): Promise<TxRow[]> {
+    const rows = await this.session.rows<RawTx>('SELECT * FROM txs WHERE tx_id = ANY($1::text[])', [txIds])
+    return rows.map(txFromRaw)
+  }
+
   async txsWithStatus(status: TxStatusName): Promise<TxRow[]> {
     const rows = await this.session.rows<RawTx>('SELECT * FROM txs WHERE status = $1 ORDER BY created_at, tx_id', [
       status
@@ -332,6 +337,13 @@ class PgServiceRows implements StoreOperations {
     return raw === undefined ? undefined : contractFromRaw(raw)
   }
 
+  async contracts(contractIds: readonly string[]): Promise<ContractRow[]> {
+    const rows = await this.session.rows<RawContract>('SELECT * FROM contracts WHERE contract_id = ANY($1::text[])', [
+      contractIds
+    ])
+    return rows.map(contractFromRaw)
+  }
+
   async contractPage(query: ContractQuery, page: PageRequest): Promise<Counted<ContractHeaderRow> | undefined> {
     const params = new Params()
     const where = contractFilter(query, true, params)
@@ -444,10 +456,10 @@ class PgServiceRows implements StoreOperations {
     return raw === undefined ? undefined : payoutFromRaw(raw)
   }
 
-  async unclaimedPayoutsOf(contractId: string): Promise<PayoutRow[]> {
+  async unclaimedPayoutsOf(contractIds: readonly string[]): Promise<PayoutRow[]> {
     const rows = await this.session.rows<RawPayout>(
-      'SELECT * FROM payouts WHERE contract_id = $1 AND withdrawal_id IS NULL ORDER BY payout_id',
-      [contractId]
+      'SELECT * FROM payouts WHERE contract_id = ANY($1::text[]) AND withdrawal_id IS NULL ORDER BY payout_id',
+      [contractIds]
     )
     return rows.map(payoutFromRaw)
   }

@@ -91,13 +91,16 @@ describe('contracts.list in pages', () => {
 
   test("a wallet's page builds the views of that page's contracts only", async () => {
     const whole = idsOf(await h.ok('contracts.list', { walletId: sam.id }))
-    const read = vi.spyOn(h.opened.service, 'getContract')
+    const read = vi.spyOn(h.opened.service, 'contractViews')
+    const single = vi.spyOn(h.opened.service, 'getContract')
     try {
       const page = await h.ok('contracts.list', { walletId: sam.id, limit: 2, after: String(whole[1]) })
       expect(idsOf(page)).toEqual(whole.slice(2, 4))
-      expect(new Set(read.mock.calls.map(([id]) => id))).toEqual(new Set(whole.slice(2, 4)))
+      expect(new Set(read.mock.calls.flatMap(([ids]) => ids))).toEqual(new Set(whole.slice(2, 4)))
+      expect(single).not.toHaveBeenCalled()
     } finally {
       read.mockRestore()
+      single.mockRestore()
     }
   })
 

@@ -1,7 +1,7 @@
 /**
- * A desk over a sandbox on a hand-moved clock, a real SQLite file and a real keystore directory, called the
- * way both edges call it: wire text through `handleDeskCall`. Every answer is kept, so a test can scan all of
- * them for secrets.
+ * A desk over a sandbox on a hand-moved clock, a real SQLite file (or PostgreSQL database) and a real keystore
+ * directory, called the way both edges call it: wire text through `handleDeskCall`. Every answer is kept, so a
+ * test can scan all of them for secrets.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,6 +24,7 @@ import type { HardwareDevices } from '../../../src/engine/desk/device-calls'
 import { Keystore } from '../../../src/engine/keys'
 import { openService, type OpenService } from '../../../src/engine/service'
 import { ManualClock, T0 } from '../build/support'
+import { storeOption } from '../service/support'
 import { FAST_SCRYPT, PASSWORD } from '../keys/support'
 import { validatorsFromEnv } from '../../chain/support/sandbox'
 
@@ -85,7 +86,12 @@ export function wireCalls(raw: (name: string, request: unknown) => Promise<DeskR
 }
 
 export async function deskHarness(
-  options: { provider?: ChainProvider & { close(): Promise<void> }; hardware?: HardwareDevices } = {}
+  options: {
+    provider?: ChainProvider & { close(): Promise<void> }
+    hardware?: HardwareDevices
+    /** A PostgreSQL database to keep the service's records in, instead of the SQLite file. */
+    storeUrl?: string
+  } = {}
 ): Promise<DeskHarness> {
   const clock = new ManualClock()
   const dir = mkdtempSync(join(tmpdir(), 'marlowe-desk-desk-'))
@@ -95,7 +101,7 @@ export async function deskHarness(
   const databasePath = join(dir, 'service.sqlite')
   const opened = await openService({
     provider,
-    databasePath,
+    ...(await storeOption(options.storeUrl, databasePath)),
     now: clock.now,
     followEveryMs: false
   })
