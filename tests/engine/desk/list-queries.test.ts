@@ -2,7 +2,8 @@
  * The desk's list of a wallet's contracts on the PostgreSQL store costs a bounded number of queries a page,
  * whatever the page's size: each query is a round trip to the server, so a page that read its contracts one by
  * one (their creations, heads, payouts and next steps) took some 500 sequential queries for 100 contracts. The
- * queries are counted at the driver: every statement any pooled connection sends.
+ * queries are counted at the driver: every statement any pooled connection sends. The list of every contract (no
+ * wallet) is bounded the same way.
  */
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -68,6 +69,15 @@ describe.skipIf(!server.available)('contracts.list on PostgreSQL', () => {
       Array.from({ length: CONTRACTS }, (_, i) => BigInt(i + 1) * ADA)
     )
     expect(large.answer.every((item) => item.header.block !== undefined)).toBe(true)
+    expect(large.queries).toBe(small.queries)
+    expect(large.queries).toBeLessThanOrEqual(10)
+  })
+
+  test('so do the pages of every contract, without a wallet', async () => {
+    const small = await counted(() => h.ok('contracts.list', { limit: 2 }))
+    const large = await counted(() => h.ok('contracts.list', { limit: CONTRACTS }))
+    expect(small.answer).toHaveLength(2)
+    expect(large.answer).toHaveLength(CONTRACTS)
     expect(large.queries).toBe(small.queries)
     expect(large.queries).toBeLessThanOrEqual(10)
   })
