@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { WalletSummary } from '../../src/api/contract'
 import App from '../../src/renderer/src/App.vue'
 import { useTxStore } from '../../src/renderer/src/stores/tx'
-import { FakeDesk, mountWithDesk } from './support/desk'
+import { FakeDesk, mountWithDesk, type FakeHandlers } from './support/desk'
 import { engineReviews, type EngineReviews } from './support/engine-review'
 import { status } from './support/desk-answers'
 
@@ -49,6 +49,15 @@ const alice = (): WalletSummary => ({
   locked: true,
   address: real.wallets.alice.address
 })
+
+/** A desk answering an import of another Desk's deposit that the chain already holds. */
+function importedElsewhere(chainStatus: 'submitted' | 'confirmed'): FakeHandlers {
+  return {
+    'app.status': () => status(1_900_000_000_000n),
+    'wallets.list': () => [alice()],
+    'tx.import': () => ({ txId: real.deposit.txId, known: false, chainStatus, review: real.deposit, cborHex: '84a0' })
+  }
+}
 
 describe('offline', () => {
   test('an imported file is reviewed, then signed offline into a witness file', async () => {
@@ -98,17 +107,7 @@ describe('offline', () => {
   })
 
   test('another Desk’s transaction imported once the chain has it shows that, and offers no signature', async () => {
-    const desk = new FakeDesk({
-      'app.status': () => status(1_900_000_000_000n),
-      'wallets.list': () => [alice()],
-      'tx.import': () => ({
-        txId: real.deposit.txId,
-        known: false,
-        chainStatus: 'confirmed',
-        review: real.deposit,
-        cborHex: '84a0'
-      })
-    })
+    const desk = new FakeDesk(importedElsewhere('confirmed'))
     const { wrapper } = await mountWithDesk(App, desk, { path: '/offline' })
     chooseFile(wrapper.get('[data-testid=import-tx]').element as HTMLInputElement, 'deposit.bundle', 'BUNDLE TEXT')
     await flushPromises()
@@ -123,15 +122,7 @@ describe('offline', () => {
   test('another Desk’s transaction the chain holds unconfirmed is followed by the chain’s word until confirmed', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] })
     const desk = new FakeDesk({
-      'app.status': () => status(1_900_000_000_000n),
-      'wallets.list': () => [alice()],
-      'tx.import': () => ({
-        txId: real.deposit.txId,
-        known: false,
-        chainStatus: 'submitted',
-        review: real.deposit,
-        cborHex: '84a0'
-      }),
+      ...importedElsewhere('submitted'),
       'tx.status': ({ txId }) => ({ txId, status: 'confirmed' })
     })
     const { wrapper } = await mountWithDesk(App, desk, { path: '/offline' })
