@@ -23,6 +23,26 @@ import { CONTRACT_ID, WALLET, contractDetail, status } from './support/desk-answ
 const NOW = 1_900_000_000_000n
 const TWO_53 = 2n ** 53n
 
+/** What an engine whose preprod node cannot be reached answers to app.status. */
+const OFFLINE = {
+  version: '0.1.0',
+  network: 'preprod',
+  chainTime: NOW,
+  offline: 'no preprod node can be reached (connection refused)'
+} as const
+
+/** The app over the HTTP transport, its requests answered by `fetchFn`. */
+function mountOverHttp(fetchFn: (url: string | URL | Request) => Promise<Response>) {
+  const router = createDeskRouter(createMemoryHistory())
+  const wrapper = mount(App, {
+    global: {
+      plugins: [createPinia(), router],
+      provide: { [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch)) }
+    }
+  })
+  return { wrapper, router }
+}
+
 describe('engine connection', () => {
   test('an engine that cannot be reached is said so, and trying again connects', async () => {
     let up = false
@@ -32,15 +52,7 @@ describe('engine connection', () => {
       const value = call === 'app.status' ? status(NOW) : []
       return new Response(encodeWire({ ok: true, value }), { status: 200 })
     }
-    const router = createDeskRouter(createMemoryHistory())
-    const wrapper = mount(App, {
-      global: {
-        plugins: [createPinia(), router],
-        provide: {
-          [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch))
-        }
-      }
-    })
+    const { wrapper, router } = mountOverHttp(fetchFn)
     await flushPromises()
     const notice = wrapper.get('[data-testid=engine-unreachable]')
     expect(notice.text()).toContain('Cannot reach the engine')
@@ -56,25 +68,11 @@ describe('engine connection', () => {
   })
 
   test('an engine whose node cannot be reached opens the app in its offline state, saying so', async () => {
-    const offline = {
-      version: '0.1.0',
-      network: 'preprod',
-      chainTime: NOW,
-      offline: 'no preprod node can be reached (connection refused)'
-    } as const
     const fetchFn = async (url: string | URL | Request): Promise<Response> => {
-      const value = String(url).endsWith('/api/app.status') ? offline : []
+      const value = String(url).endsWith('/api/app.status') ? OFFLINE : []
       return new Response(encodeWire({ ok: true, value }), { status: 200 })
     }
-    const router = createDeskRouter(createMemoryHistory())
-    const wrapper = mount(App, {
-      global: {
-        plugins: [createPinia(), router],
-        provide: {
-          [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch))
-        }
-      }
-    })
+    const { wrapper, router } = mountOverHttp(fetchFn)
     await flushPromises()
     expect(wrapper.find('[data-testid=engine-unreachable]').exists()).toBe(false)
     expect(wrapper.get('[data-testid=node-offline]').text()).toContain(
@@ -86,12 +84,7 @@ describe('engine connection', () => {
 
   test('a page without a session is told to open the address serve printed', async () => {
     const fetchFn = async (): Promise<Response> => new Response('{}', { status: 401 })
-    const wrapper = mount(App, {
-      global: {
-        plugins: [createPinia(), createDeskRouter(createMemoryHistory())],
-        provide: { [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch)) }
-      }
-    })
+    const { wrapper } = mountOverHttp(fetchFn)
     await flushPromises()
     const notice = wrapper.get('[data-testid=engine-unreachable]')
     expect(notice.get('[data-testid=needs-session]').text()).toBe('Open the address marlowe-desk serve printed')
@@ -102,12 +95,6 @@ describe('engine connection', () => {
 })
 
 describe('the node coming back, or going away, while the app is open', () => {
-  const offline = {
-    version: '0.1.0',
-    network: 'preprod',
-    chainTime: NOW,
-    offline: 'no preprod node can be reached (connection refused)'
-  } as const
   const online = status(NOW, 'preprod')
   let visibility: DocumentVisibilityState = 'visible'
   Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => visibility })
@@ -128,12 +115,7 @@ describe('the node coming back, or going away, while the app is open', () => {
       }
       return new Response(encodeWire({ ok: true, value: isStatus ? answer() : [] }), { status: 200 })
     }
-    const wrapper = mount(App, {
-      global: {
-        plugins: [createPinia(), createDeskRouter(createMemoryHistory())],
-        provide: { [deskKey as symbol]: createDesk(httpTransport('http://127.0.0.1:1', fetchFn as typeof fetch)) }
-      }
-    })
+    const { wrapper } = mountOverHttp(fetchFn)
     await flushPromises()
     const tick = async (): Promise<void> => {
       vi.advanceTimersByTime(STATUS_POLL_MS)
@@ -143,7 +125,7 @@ describe('the node coming back, or going away, while the app is open', () => {
   }
 
   test('a Desk opened offline drops its notice when the node answers again, and shows it when the node goes', async () => {
-    let node: unknown = offline
+    let node: unknown = OFFLINE
     const { wrapper, tick } = await openApp(() => node)
     expect(wrapper.get('[data-testid=node-offline]').text()).toContain('no preprod node can be reached')
     await tick()
@@ -154,14 +136,14 @@ describe('the node coming back, or going away, while the app is open', () => {
     expect(wrapper.find('[data-testid=node-offline]').exists()).toBe(false)
     expect(wrapper.get('[data-testid=network-badge]').text()).toBe('preprod')
 
-    node = offline
+    node = OFFLINE
     await tick()
     expect(wrapper.get('[data-testid=node-offline]').text()).toContain('no preprod node can be reached')
     wrapper.unmount()
   })
 
   test('a slow answer is waited for, not asked again over; a hidden window is not polled; unmounted, none', async () => {
-    const { wrapper, calls, tick } = await openApp(() => offline)
+    const { wrapper, calls, tick } = await openApp(() => OFFLINE)
     expect(calls.status).toBe(1)
     let answer = (): void => undefined
     calls.hold = new Promise((resolve) => (answer = resolve))
